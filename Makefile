@@ -1,0 +1,47 @@
+# kout_sim developer entry points. Needs only python3 (3.11+) and make.
+SHELL := /bin/bash
+
+# Prefer python3.11 when it is present and actually runs (pyenv shims may exist without it).
+PYTHON ?= $(shell python3.11 -c 'import sys' >/dev/null 2>&1 && echo python3.11 || echo python3)
+
+VENV      := .venv
+VPY       := $(VENV)/bin/python
+STAMP     := $(VENV)/.installed
+PYTEST_N  ?= 2
+
+.PHONY: help venv simulate test test-slow lint bench clean-venv
+
+help:
+	@echo "targets: venv simulate test test-slow lint bench clean-venv"
+
+# Create .venv and install the project (+dev extra) against the pinned lock.
+# Re-runs only when pyproject.toml or requirements.lock change.
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml requirements.lock
+	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install -c requirements.lock -e '.[dev]'
+	@touch $@
+
+simulate: venv
+	$(VENV)/bin/kout-sim simulate
+
+test: venv
+	$(VPY) -m pytest -n $(PYTEST_N)
+
+test-slow: venv
+	$(VPY) -m pytest -n $(PYTEST_N) -m slow
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+# Runs every benchmarks/bench_*.py script (none yet is not an error).
+bench: venv
+	@shopt -s nullglob; files=(benchmarks/bench_*.py); \
+	if [ $${#files[@]} -eq 0 ]; then echo "no benchmarks/bench_*.py found"; exit 0; fi; \
+	for f in "$${files[@]}"; do echo "== $$f"; $(VPY) "$$f" || exit $$?; done
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,28 @@
+"""kout_sim: Monte-Carlo simulation and analytics for Gulf partnership trick-taking card games.
+
+Public API
+----------
+- :func:`get_rules`, :func:`preset_names`: the presets and their options (rules as data).
+- :func:`replay_hand`, :func:`legal_actions`, :func:`replay_match`: records in, results out.
+- :class:`IllegalAction`, :class:`InvalidRecord`, :class:`RulesError`: the errors (all ``ValueError``).
+"""
+
+from __future__ import annotations
+
+from .errors import IllegalAction, InvalidRecord
+from .replay import legal_actions, replay_hand, replay_match
+from .rules import RulesError, get_rules, preset_names
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "IllegalAction",
+    "InvalidRecord",
+    "RulesError",
+    "__version__",
+    "get_rules",
+    "legal_actions",
+    "preset_names",
+    "replay_hand",
+    "replay_match",
+]

@@ -1,0 +1,99 @@
+"""The one decorator policy for kernels, and the bit intrinsics they share.
+
+Kernels are compiled with ``cache=True`` (compiled code is reused across processes) and ``nogil=True``;
+no ``fastmath``: the kernels are integer code and must be exact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, cast
+
+import numba
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+
+def _cache_dir() -> str:
+    """Numba cache folder keyed by a digest of every kernel source file.
+
+    Numba invalidates a cached kernel when its own file changes, not when a kernel it calls from
+    another file does; keying the folder by all engine sources makes any change recompile
+    everything. ``NUMBA_CACHE_DIR`` set by the user wins.
+    """
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kout_sim" / "numba"
+    return str(base / digest.hexdigest()[:16])
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    numba.config.CACHE_DIR = _cache_dir()  # type: ignore[attr-defined]
+
+jit = numba.njit(cache=True, nogil=True, inline="always")
+"""Decorator for every scalar kernel of the engine."""
+
+jit_parallel = numba.njit(cache=True, nogil=True, parallel=True)
+"""Decorator for the batch drivers that split independent hands or matches over threads."""
+
+
+@intrinsic
+def _popcount(typingctx: Any, x: Any) -> Any:
+    """Number of set bits of an ``int64`` (LLVM ``ctpop``)."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.int64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        value = context.cast(builder, args[0], signature.args[0], types.int64)
+        return builder.ctpop(value)
+
+    return sig, codegen
+
+
+@intrinsic
+def _lowest_bit(typingctx: Any, x: Any) -> Any:
+    """Index of the lowest set bit of a non-zero ``int64`` (LLVM ``cttz``)."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.int64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        value = context.cast(builder, args[0], signature.args[0], types.int64)
+        return builder.cttz(value, ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@intrinsic
+def _highest_bit(typingctx: Any, x: Any) -> Any:
+    """Index of the highest set bit of a non-zero ``int64`` (63 - LLVM ``ctlz``)."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.int64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        value = context.cast(builder, args[0], signature.args[0], types.int64)
+        lz = builder.ctlz(value, ir.Constant(ir.IntType(1), 0))
+        return builder.sub(ir.Constant(ir.IntType(64), 63), lz)
+
+    return sig, codegen
+
+
+popcount = cast(Callable[[int], int], _popcount)
+lowest_bit = cast(Callable[[int], int], _lowest_bit)
+highest_bit = cast(Callable[[int], int], _highest_bit)
+
+
+@jit
+def nth_bit(mask: int, k: int) -> int:
+    """Index of the ``k``-th (0-based, from the lowest) set bit of ``mask``."""
+    for _ in range(k):
+        mask &= mask - 1
+    return lowest_bit(mask)

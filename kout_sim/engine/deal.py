@@ -1,0 +1,109 @@
+"""Dealing kernels: the uniform shuffle and deal, and the first-dealer draw."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit
+from .layout import (
+    FIRST_DEALER_LOW_DRAW,
+    FIRST_DEALER_RANDOM,
+    P_DECK,
+    P_DRAW_JOKER_RANK,
+    P_FIRST_DEALER,
+    P_N_CARDS,
+    P_N_PLAYERS,
+)
+from .rng import below
+
+
+@jit
+def deck_cards(P: np.ndarray) -> np.ndarray:
+    """The deck's card ids, ascending (int64[n_cards])."""
+    out = np.empty(P[P_N_CARDS], dtype=np.int64)
+    mask = P[P_DECK]
+    k = 0
+    for card in range(64):
+        if (mask >> card) & 1:
+            out[k] = card
+            k += 1
+    return out
+
+
+@jit
+def shuffle(rng: np.ndarray, cards: np.ndarray) -> None:
+    """Fisher-Yates shuffle of ``cards`` in place."""
+    for i in range(cards.shape[0] - 1, 0, -1):
+        j = below(rng, i + 1)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+
+
+@jit
+def deal(
+    rng: np.ndarray,
+    P: np.ndarray,
+    dealer: int,
+    deck: np.ndarray,
+    cards: np.ndarray,
+    hands: np.ndarray,
+) -> None:
+    """Deal ``deck`` uniformly at random one card at a time from ``dealer+1`` (RULES.md 0.4).
+
+    ``cards`` (int64, same length as ``deck``) is scratch space; ``hands`` (int64[>= n]) receives
+    each seat's mask.
+    """
+    n = P[P_N_PLAYERS]
+    cards[:] = deck
+    shuffle(rng, cards)
+    hands[:n] = 0
+    seat = (dealer + 1) % n
+    for k in range(cards.shape[0]):
+        hands[seat] |= np.int64(1) << cards[k]
+        seat = seat + 1 if seat + 1 < n else 0
+
+
+@jit
+def _draw_rank(card: int, joker_rank: int) -> int:
+    return joker_rank if card >= 52 else 2 + card % 13
+
+
+@jit
+def first_dealer(rng: np.ndarray, P: np.ndarray, deck: np.ndarray) -> int:
+    """First dealer by the preset's rule (RULES.md 1.2, 2.2).
+
+    Low draw: every seat draws a card from a shuffled deck, the lowest rank deals (jokers rank
+    ``P_DRAW_JOKER_RANK``, above the Ace), tied lowest seats draw again from the rest of the deck.
+    """
+    n = P[P_N_PLAYERS]
+    mode = P[P_FIRST_DEALER]
+    if mode == FIRST_DEALER_RANDOM:
+        return below(rng, n)
+    if mode != FIRST_DEALER_LOW_DRAW:
+        return mode
+    cards = deck.copy()
+    shuffle(rng, cards)
+    joker_rank = P[P_DRAW_JOKER_RANK]
+    drawing = np.ones(n, dtype=np.bool_)
+    ranks = np.zeros(n, dtype=np.int64)
+    k = 0
+    while True:
+        if k + n > cards.shape[0]:
+            shuffle(rng, cards)  # the deck ran out (never in practice): reshuffle it
+            k = 0
+        low = 99
+        for seat in range(n):
+            if drawing[seat]:
+                ranks[seat] = _draw_rank(cards[k], joker_rank)
+                k += 1
+                low = min(low, ranks[seat])
+        n_low = 0
+        dealer = 0
+        for seat in range(n):
+            drawing[seat] = drawing[seat] and ranks[seat] == low
+            if drawing[seat]:
+                n_low += 1
+                dealer = seat
+        if n_low == 1:
+            return dealer

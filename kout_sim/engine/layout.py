@@ -1,0 +1,153 @@
+"""Named offsets of the kernel arrays: the action space, the rule parameters and the hand state.
+
+Everything a kernel reads is a plain ``int64`` numpy array indexed by these constants (numba folds
+module-level ints into the compiled code), so a kernel branches on rule data, not on game names.
+
+Action space (one integer space for every decision)::
+
+    0 .. 54            a card id (kout_sim.cards): a card play
+    CALL + 0           pass
+    CALL + b           a bid of b tricks (b = 1 .. 15)
+    CALL + TRUMP + s   trump choice, suit s (0..3 = S H D C)
+
+Within one decision the legal set is an ``int64`` bitmask relative to the phase: bit ``card`` in the
+play phase, bit ``call index`` (0 = pass, b = bid, TRUMP + s) in the call phases.
+"""
+
+from __future__ import annotations
+
+# ---- action space --------------------------------------------------------------------------------
+CALL = 64  # first call action: CALL + call index
+PASS = 0  # call index of a pass
+TRUMP = 16  # call index of the first trump choice (TRUMP + suit)
+
+# ---- phases ------------------------------------------------------------------------------------
+PH_AUCTION = 0
+PH_TRUMP = 1
+PH_PLAY = 2
+PH_OVER = 3
+
+# ---- joker models --------------------------------------------------------------------------------
+JOKER_LADDER = 0  # Kout Bo: RJ > trump A > BJ, leads restricted (RULES.md 1.6-1.8)
+JOKER_SINGLE = 1  # Bahraini: JK wins any trick, never led but forced (RULES.md 2.7-2.8)
+
+# ---- dealer rotation -------------------------------------------------------------------------------
+ROTATE_NEXT = 0  # RULES.md 1.2: deal passes to dealer+1
+ROTATE_OWNERSHIP = 1  # RULES.md 2.12: by score ownership
+
+# ---- match end reasons -------------------------------------------------------------------------------
+REASON_NONE = 0
+REASON_TARGET = 1
+REASON_KOUT = 2
+REASON_BAWAN_FIRST = 3
+REASON_INZILI = 4
+REASON_FORCED_JOKER = 5
+REASON_NAMES = (None, "target", "kout", "bawan_first_hand", "inzili", "forced_joker")
+
+# ---- rule parameters P (int64) -----------------------------------------------------------------------
+P_N_PLAYERS = 0
+P_N_TRICKS = 1
+P_BID_MIN = 2
+P_BID_MAX = 3
+P_MALZOOM = 4  # 1: a forced dealer bid of exactly BID_MIN is Malzoom (RULES.md 1.3)
+P_MALZOOM_MADE = 5
+P_MALZOOM_FAILED = 6
+P_TRUMP_MUST_HOLD = 7  # 1: trump must be a suit the bidder holds (RULES.md 2.4)
+P_FIRST_LEAD = 8  # first leader = bidder + this (RULES.md 1.4: 0, 2.5: 1)
+P_JOKER_MODEL = 9
+P_RJ_LEAD_BID = 10  # contract from which the bidding team may lead RJ (RULES.md 1.6(b))
+P_BJ_LEAD_BID = 11  # contract from which the bidding team may lead BJ (RULES.md 1.6(a))
+P_JOKER_SCOPE_ANYONE = 12  # 1: 1.6(a)(b) apply to every seat
+P_FREE_JOKER_HONOURS = 13  # trump honours (from the Ace down) whose fall frees joker leads, 1.6(c)
+P_PLAY_ALL = 14  # 1: no early stop (RULES.md 1.11 option play_all_tricks)
+P_TARGET = 15
+P_SIGNED_SCORE = 16  # 1: one signed counter (RULES.md 2.10)
+P_ROTATION = 17
+P_BAWAN_FIRST = 18  # a made contract of this size on the first hand wins the match (0 = none)
+P_KOUT_AT = 19  # a team at >= this while the other has exactly 0 wins (0 = none)
+P_INSTANT_BID = 20  # a contract of this size decides the match: made wins, failed loses (0 = none)
+P_DECK = 21  # deck mask
+P_N_CARDS = 22
+P_SUIT_MASK = 24  # 4 entries: deck cards of each suit
+P_JOKER_MASK = 28  # jokers of the deck
+P_DRAW_JOKER_RANK = 29  # rank value of a joker in the first-dealer draw (Ace = 14)
+P_FIRST_DEALER = 30  # -1 low draw, -2 uniformly random seat, else the fixed seat
+P_MADE = 32  # 16 entries: points banked by the bidding team for a made contract b
+P_FAILED = 48  # 16 entries: points banked by the defenders for a failed contract b
+P_SIZE = 64
+
+FIRST_DEALER_LOW_DRAW = -1
+FIRST_DEALER_RANDOM = -2
+
+# ---- strength table STR (int64[4, 55]) -------------------------------------------------------------------
+# STR[trump, card] > 0 for cards that rank as trump or joker under that trump; other cards rank by
+# 1 + rank index when of the led suit, else 0 (never win).
+STRENGTH_TRUMP_BASE = 50
+
+# ---- hand state S (int64) -------------------------------------------------------------------------------
+S_PHASE = 0
+S_DEALER = 1
+S_TO_ACT = 2
+S_N_CALLS = 3
+S_HIGH_BID = 4  # standing bid (0 = none)
+S_BIDDER = 5
+S_MALZOOM = 6
+S_TRUMP = 7
+S_LEADER = 8
+S_N_IN_TRICK = 9
+S_LED = 10  # led suit of the current trick (-1 = none yet)
+S_TRUMP_LEAD = 11  # 1: the trick was opened by a permitted joker lead (RULES.md 1.7)
+S_RANKLESS = 12  # 1: the trick was opened by an unleadable joker (RULES.md 1.8)
+S_N_DONE = 13  # completed tricks
+S_PLAYED = 14  # mask of the cards of completed tricks
+S_MADE = 15  # -1 unknown, 0 failed, 1 made
+S_MATCH_WINNER = 16  # team that wins the match by this hand alone (-1 none)
+S_FORCED_JOKER = 17  # 1: a forced joker lead ended the hand (RULES.md 2.8)
+S_N_ACTIONS = 18
+S_TRICKS = 20  # 2 entries: tricks per team
+S_POINTS = 22  # 2 entries: points banked this hand per team
+S_HAND = 24  # 6 entries: each seat's cards
+S_TRICK = 30  # 6 entries: cards of the current trick in play order
+S_WINNERS = 36  # 16 entries: seat winning each completed trick
+S_JOKER_LEADS = 52  # mask of joker ids led this hand with permission
+S_JOKER_FORCED = 53  # mask of joker ids led rankless (RULES.md 1.8)
+S_SIZE = 56
+
+# ---- match state MS (int64) -------------------------------------------------------------------------------
+M_SCORE = 0  # 2 entries (signed-score presets use M_SCORE only)
+M_DEALER = 2
+M_N_HANDS = 3
+M_WINNER = 4  # -1 while running
+M_REASON = 5
+M_SIZE = 8
+
+# ---- per-hand result row R (int64), as recorded by the batch drivers --------------------------------------
+R_DEALER = 0
+R_BIDDER = 1
+R_CONTRACT = 2
+R_MALZOOM = 3
+R_TRUMP = 4
+R_TRICKS = 5  # 2 entries
+R_N_DONE = 7
+R_MADE = 8  # -1 when a forced joker lead ended the hand
+R_POINTS = 9  # 2 entries
+R_MATCH_WINNER = 11
+R_FORCED_JOKER = 12
+R_JOKER_LEADS = 13
+R_JOKER_FORCED = 14
+R_N_ACTIONS = 15
+R_HAND = 16  # 6 entries: dealt hands
+R_MATCH = 22  # match index (stream index of the match)
+R_HAND_IDX = 23  # hand number within the match
+R_SCORE_BEFORE = 24  # 2 entries (signed-score presets: entry 0 only)
+R_SCORE_AFTER = 26  # 2 entries
+R_SIZE = 28
+
+# ---- per-match result row (int64) ---------------------------------------------------------------------------
+X_MATCH = 0
+X_FIRST_DEALER = 1
+X_N_HANDS = 2
+X_WINNER = 3
+X_REASON = 4
+X_SCORE = 5  # 2 entries
+X_SIZE = 8

@@ -1,0 +1,237 @@
+"""Random play and the batch drivers (independent hands over threads, keyed random streams)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ._jit import jit, jit_parallel, nth_bit, popcount
+from .deal import deal, deck_cards, first_dealer
+from .kout import apply_action, legal_mask, new_hand
+from .layout import (
+    CALL,
+    M_DEALER,
+    M_N_HANDS,
+    M_REASON,
+    M_SCORE,
+    M_SIZE,
+    M_WINNER,
+    P_N_PLAYERS,
+    PH_OVER,
+    PH_PLAY,
+    R_BIDDER,
+    R_CONTRACT,
+    R_DEALER,
+    R_FORCED_JOKER,
+    R_HAND,
+    R_HAND_IDX,
+    R_JOKER_FORCED,
+    R_JOKER_LEADS,
+    R_MADE,
+    R_MALZOOM,
+    R_MATCH,
+    R_MATCH_WINNER,
+    R_N_ACTIONS,
+    R_N_DONE,
+    R_POINTS,
+    R_SCORE_AFTER,
+    R_SCORE_BEFORE,
+    R_TRICKS,
+    R_TRUMP,
+    S_BIDDER,
+    S_DEALER,
+    S_FORCED_JOKER,
+    S_HIGH_BID,
+    S_JOKER_FORCED,
+    S_JOKER_LEADS,
+    S_MADE,
+    S_MALZOOM,
+    S_MATCH_WINNER,
+    S_N_ACTIONS,
+    S_N_DONE,
+    S_PHASE,
+    S_POINTS,
+    S_SIZE,
+    S_TRICKS,
+    S_TRUMP,
+    X_FIRST_DEALER,
+    X_MATCH,
+    X_N_HANDS,
+    X_REASON,
+    X_SCORE,
+    X_WINNER,
+)
+from .match import apply_hand, new_match
+from .rng import below, seed_stream
+
+
+@jit
+def play_random(
+    S: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    rng: np.ndarray,
+    actions: np.ndarray,
+    legal: np.ndarray,
+) -> int:
+    """Play the hand in ``S`` to its end, every decision uniform over the legal set.
+
+    When ``actions`` and ``legal`` (int64[>= 64]) are non-empty they receive each decision's action
+    (card id, or ``CALL + call index``) and phase-relative legal mask. Returns the number of actions.
+    """
+    t = 0
+    trace = actions.shape[0] > 0
+    while S[S_PHASE] != PH_OVER:
+        mask = legal_mask(S, P)
+        action = nth_bit(mask, below(rng, popcount(mask)))
+        if trace:
+            actions[t] = action if S[S_PHASE] == PH_PLAY else CALL + action
+            legal[t] = mask
+        apply_action(S, P, STR, action)
+        t += 1
+    return t
+
+
+@jit
+def record_hand(row: np.ndarray, S: np.ndarray, hands: np.ndarray, n: int) -> None:
+    """Write the result of the finished hand ``S`` dealt as ``hands`` into ``row`` (int64[R_SIZE])."""
+    row[R_DEALER] = S[S_DEALER]
+    row[R_BIDDER] = S[S_BIDDER]
+    row[R_CONTRACT] = S[S_HIGH_BID]
+    row[R_MALZOOM] = S[S_MALZOOM]
+    row[R_TRUMP] = S[S_TRUMP]
+    row[R_TRICKS] = S[S_TRICKS]
+    row[R_TRICKS + 1] = S[S_TRICKS + 1]
+    row[R_N_DONE] = S[S_N_DONE]
+    row[R_MADE] = S[S_MADE]
+    row[R_POINTS] = S[S_POINTS]
+    row[R_POINTS + 1] = S[S_POINTS + 1]
+    row[R_MATCH_WINNER] = S[S_MATCH_WINNER]
+    row[R_FORCED_JOKER] = S[S_FORCED_JOKER]
+    row[R_JOKER_LEADS] = S[S_JOKER_LEADS]
+    row[R_JOKER_FORCED] = S[S_JOKER_FORCED]
+    row[R_N_ACTIONS] = S[S_N_ACTIONS]
+    for seat in range(6):
+        row[R_HAND + seat] = hands[seat] if seat < n else 0
+
+
+@jit
+def _random_hand_block(
+    P: np.ndarray, STR: np.ndarray, seed: int, first: int, out: np.ndarray, lo: int, hi: int
+) -> None:
+    n = P[P_N_PLAYERS]
+    S = np.empty(S_SIZE, dtype=np.int64)
+    rng = np.empty(4, dtype=np.uint64)
+    hands = np.zeros(6, dtype=np.int64)
+    deck = deck_cards(P)
+    cards = np.empty_like(deck)
+    no_trace = np.empty(0, dtype=np.int64)
+    for i in range(lo, hi):
+        seed_stream(rng, seed, first + i)
+        dealer = below(rng, n)
+        deal(rng, P, dealer, deck, cards, hands)
+        new_hand(S, P, dealer, hands)
+        play_random(S, P, STR, rng, no_trace, no_trace)
+        record_hand(out[i], S, hands, n)
+
+
+@jit_parallel
+def random_hands(P: np.ndarray, STR: np.ndarray, seed: int, first: int, out: np.ndarray) -> None:
+    """Play ``len(out)`` independent random hands, hand ``i`` on stream ``(seed, first + i)``.
+
+    Each hand's dealer is a uniformly random seat. ``out`` is int64[n_hands, R_SIZE]. Rows do not
+    depend on the number of threads.
+    """
+    n_hands = out.shape[0]
+    block = 512
+    n_blocks = (n_hands + block - 1) // block
+    for b in prange(n_blocks):
+        _random_hand_block(P, STR, seed, first, out, b * block, min(n_hands, (b + 1) * block))
+
+
+@jit
+def random_hands_serial(
+    P: np.ndarray, STR: np.ndarray, seed: int, first: int, out: np.ndarray
+) -> None:
+    """Single-threaded :func:`random_hands` (same rows)."""
+    _random_hand_block(P, STR, seed, first, out, 0, out.shape[0])
+
+
+@jit
+def random_hand_traced(
+    P: np.ndarray,
+    STR: np.ndarray,
+    seed: int,
+    index: int,
+    hands: np.ndarray,
+    actions: np.ndarray,
+    legal: np.ndarray,
+    S: np.ndarray,
+) -> int:
+    """Hand ``index`` of :func:`random_hands`, with its deal, actions and legal masks traced."""
+    n = P[P_N_PLAYERS]
+    rng = np.empty(4, dtype=np.uint64)
+    deck = deck_cards(P)
+    cards = np.empty_like(deck)
+    seed_stream(rng, seed, index)
+    dealer = below(rng, n)
+    deal(rng, P, dealer, deck, cards, hands)
+    new_hand(S, P, dealer, hands)
+    return play_random(S, P, STR, rng, actions, legal)
+
+
+@jit
+def random_matches(
+    P: np.ndarray,
+    STR: np.ndarray,
+    seed: int,
+    first: int,
+    match_rows: np.ndarray,
+    hand_rows: np.ndarray,
+) -> int:
+    """Play ``len(match_rows)`` whole random matches, match ``m`` on stream ``(seed, first + m)``.
+
+    Each match draws its first dealer by the preset's rule, then plays hands until the match ends.
+    ``match_rows`` (int64[n, X_SIZE]) receives one row per match, ``hand_rows`` (int64[cap, R_SIZE])
+    one per hand. Returns the number of hand rows written, or -1 if ``hand_rows`` was too small.
+    Releases the GIL, so threads can run disjoint ranges in parallel.
+    """
+    n = P[P_N_PLAYERS]
+    S = np.empty(S_SIZE, dtype=np.int64)
+    MS = np.empty(M_SIZE, dtype=np.int64)
+    rng = np.empty(4, dtype=np.uint64)
+    hands = np.zeros(6, dtype=np.int64)
+    deck = deck_cards(P)
+    cards = np.empty_like(deck)
+    no_trace = np.empty(0, dtype=np.int64)
+    h = 0
+    for m in range(match_rows.shape[0]):
+        seed_stream(rng, seed, first + m)
+        fd = first_dealer(rng, P, deck)
+        new_match(MS, fd)
+        while MS[M_WINNER] < 0:
+            if h >= hand_rows.shape[0]:
+                return -1
+            row = hand_rows[h]
+            row[R_SCORE_BEFORE] = MS[M_SCORE]
+            row[R_SCORE_BEFORE + 1] = MS[M_SCORE + 1]
+            row[R_HAND_IDX] = MS[M_N_HANDS]
+            dealer = MS[M_DEALER]
+            deal(rng, P, dealer, deck, cards, hands)
+            new_hand(S, P, dealer, hands)
+            play_random(S, P, STR, rng, no_trace, no_trace)
+            apply_hand(MS, S, P)
+            record_hand(row, S, hands, n)
+            row[R_MATCH] = first + m
+            row[R_SCORE_AFTER] = MS[M_SCORE]
+            row[R_SCORE_AFTER + 1] = MS[M_SCORE + 1]
+            h += 1
+        out = match_rows[m]
+        out[X_MATCH] = first + m
+        out[X_FIRST_DEALER] = fd
+        out[X_N_HANDS] = MS[M_N_HANDS]
+        out[X_WINNER] = MS[M_WINNER]
+        out[X_REASON] = MS[M_REASON]
+        out[X_SCORE] = MS[M_SCORE]
+        out[X_SCORE + 1] = MS[M_SCORE + 1]
+    return h

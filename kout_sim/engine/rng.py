@@ -1,0 +1,82 @@
+"""Counter-keyed random streams: xoshiro256** seeded by SplitMix64 from (seed, stream index).
+
+Every match (or independent hand) gets its own stream keyed by ``(seed, index)``, so any one can be
+replayed alone and results never depend on how the work is split over threads or processes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_STREAM = np.uint64(0xD1B54A32D192ED03)
+_U30 = np.uint64(30)
+_U27 = np.uint64(27)
+_U31 = np.uint64(31)
+_U32 = np.uint64(32)
+_MASK32 = np.uint64(0xFFFFFFFF)
+
+
+@jit
+def _mix64(z: np.uint64) -> np.uint64:
+    z = (z ^ (z >> _U30)) * _M1
+    z = (z ^ (z >> _U27)) * _M2
+    return z ^ (z >> _U31)
+
+
+@jit
+def _rotl(x: np.uint64, k: int) -> np.uint64:
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@jit
+def seed_stream(rng: np.ndarray, seed: int, index: int) -> None:
+    """Key the 4-word state ``rng`` (uint64[4]) to stream ``index`` of run ``seed``."""
+    key = _mix64(np.uint64(seed) ^ _GAMMA) ^ (np.uint64(index) * _STREAM)
+    for i in range(4):
+        key = key + _GAMMA
+        rng[i] = _mix64(key)
+
+
+@jit
+def next_u64(rng: np.ndarray) -> np.uint64:
+    """Next 64 random bits (xoshiro256**)."""
+    s0 = rng[0]
+    s1 = rng[1]
+    s2 = rng[2]
+    s3 = rng[3]
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    rng[0] = s0
+    rng[1] = s1
+    rng[2] = s2
+    rng[3] = s3
+    return result
+
+
+@jit
+def below(rng: np.ndarray, n: int) -> np.int64:
+    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``.
+
+    Lemire's multiply-shift on the top 32 bits, with the rejection step that makes it exact; the
+    division is only computed in the rare case that needs it.
+    """
+    un = np.uint64(n)
+    product = (next_u64(rng) >> _U32) * un
+    low = product & _MASK32
+    if low < un:
+        threshold = (np.uint64(0x100000000) - un) % un
+        while low < threshold:
+            product = (next_u64(rng) >> _U32) * un
+            low = product & _MASK32
+    return np.int64(product >> _U32)

@@ -1,0 +1,118 @@
+"""The parquet schema of simulation runs: column names, dtypes and one-line meanings.
+
+Every table is written through :func:`hands_table` / :func:`matches_table`, so the columns here are
+the single source of truth (``docs/data.md`` is generated from them).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from .. import cards as C
+from ..engine import layout as L
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    dtype: pa.DataType
+    meaning: str
+
+
+HAND_COLUMNS: tuple[Column, ...] = (
+    Column("match", pa.int64(), "match index (its random stream index)"),
+    Column("hand", pa.int16(), "hand number within the match, from 0"),
+    Column("dealer", pa.int8(), "dealer seat"),
+    Column("bidder", pa.int8(), "seat that won the auction"),
+    Column("contract", pa.int8(), "winning bid (tricks)"),
+    Column("malzoom", pa.bool_(), "forced dealer bid of exactly 5 (Kout Bo, RULES.md 1.3)"),
+    Column("trump", pa.string(), "trump suit letter S H D C"),
+    Column(
+        "tricks_team0", pa.int8(), "tricks taken by team 0 (even seats) before the hand stopped"
+    ),
+    Column("tricks_team1", pa.int8(), "tricks taken by team 1 (odd seats) before the hand stopped"),
+    Column("n_tricks_played", pa.int8(), "tricks played (the hand stops when its result is fixed)"),
+    Column("made", pa.bool_(), "bidding team reached its contract (null: forced joker lead)"),
+    Column("points_team0", pa.int16(), "points banked by team 0 this hand"),
+    Column("points_team1", pa.int16(), "points banked by team 1 this hand"),
+    Column("score_before_team0", pa.int32(), "team 0 match score before the hand (signed counter)"),
+    Column("score_before_team1", pa.int32(), "team 1 match score before the hand (0 when signed)"),
+    Column("score_after_team0", pa.int32(), "team 0 match score after the hand (signed counter)"),
+    Column("score_after_team1", pa.int32(), "team 1 match score after the hand (0 when signed)"),
+    Column("joker_leads", pa.int64(), "bitmask of jokers led with permission (bit = card id)"),
+    Column("joker_forced_leads", pa.int64(), "bitmask of jokers led rankless (RULES.md 1.8)"),
+    Column("n_actions", pa.int16(), "decisions in the hand (calls, trump, plays)"),
+    *(
+        Column(f"hand_seat{s}", pa.int64(), f"seat {s}'s dealt hand as a card bitmask (0: no seat)")
+        for s in range(6)
+    ),
+)
+
+MATCH_COLUMNS: tuple[Column, ...] = (
+    Column("match", pa.int64(), "match index (its random stream index)"),
+    Column("first_dealer", pa.int8(), "dealer of the first hand"),
+    Column("n_hands", pa.int16(), "hands played"),
+    Column("winner", pa.int8(), "winning team (0 even seats, 1 odd seats)"),
+    Column("reason", pa.string(), "why the match ended: target, kout, bawan_first_hand, ..."),
+    Column("score_team0", pa.int32(), "final score of team 0 (signed counter in Bahraini Kout)"),
+    Column("score_team1", pa.int32(), "final score of team 1 (0 when signed)"),
+)
+
+
+def _table(columns: tuple[Column, ...], data: dict[str, Any], metadata: dict[str, Any]) -> pa.Table:
+    arrays = [pa.array(data[c.name], type=c.dtype) for c in columns]
+    schema = pa.schema(
+        [pa.field(c.name, c.dtype, metadata={"meaning": c.meaning}) for c in columns],
+        metadata={"kout_sim": json.dumps(metadata, sort_keys=True)},
+    )
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def hands_table(rows: np.ndarray, metadata: dict[str, Any]) -> pa.Table:
+    """Hand rows (int64[h, R_SIZE]) as an arrow table with run metadata."""
+    made = rows[:, L.R_MADE]
+    data: dict[str, Any] = {
+        "match": rows[:, L.R_MATCH],
+        "hand": rows[:, L.R_HAND_IDX],
+        "dealer": rows[:, L.R_DEALER],
+        "bidder": rows[:, L.R_BIDDER],
+        "contract": rows[:, L.R_CONTRACT],
+        "malzoom": rows[:, L.R_MALZOOM].astype(bool),
+        "trump": np.array(list(C.SUITS))[rows[:, L.R_TRUMP]],
+        "tricks_team0": rows[:, L.R_TRICKS],
+        "tricks_team1": rows[:, L.R_TRICKS + 1],
+        "n_tricks_played": rows[:, L.R_N_DONE],
+        "made": pa.array(made == 1, mask=made < 0),
+        "points_team0": rows[:, L.R_POINTS],
+        "points_team1": rows[:, L.R_POINTS + 1],
+        "score_before_team0": rows[:, L.R_SCORE_BEFORE],
+        "score_before_team1": rows[:, L.R_SCORE_BEFORE + 1],
+        "score_after_team0": rows[:, L.R_SCORE_AFTER],
+        "score_after_team1": rows[:, L.R_SCORE_AFTER + 1],
+        "joker_leads": rows[:, L.R_JOKER_LEADS],
+        "joker_forced_leads": rows[:, L.R_JOKER_FORCED],
+        "n_actions": rows[:, L.R_N_ACTIONS],
+    }
+    for s in range(6):
+        data[f"hand_seat{s}"] = rows[:, L.R_HAND + s]
+    return _table(HAND_COLUMNS, data, metadata)
+
+
+def matches_table(rows: np.ndarray, metadata: dict[str, Any]) -> pa.Table:
+    """Match rows (int64[m, X_SIZE]) as an arrow table with run metadata."""
+    reasons = np.array([r or "" for r in L.REASON_NAMES], dtype=object)
+    data = {
+        "match": rows[:, L.X_MATCH],
+        "first_dealer": rows[:, L.X_FIRST_DEALER],
+        "n_hands": rows[:, L.X_N_HANDS],
+        "winner": rows[:, L.X_WINNER],
+        "reason": reasons[rows[:, L.X_REASON]],
+        "score_team0": rows[:, L.X_SCORE],
+        "score_team1": rows[:, L.X_SCORE + 1],
+    }
+    return _table(MATCH_COLUMNS, data, metadata)

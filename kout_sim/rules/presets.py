@@ -1,0 +1,250 @@
+"""The presets as data: one frozen :class:`Rules` per preset and options, compiled to kernel tables.
+
+A preset fixes the table (players, deck, tricks, bids, score table) and names its options
+(RULES.md §1, §2); :func:`get_rules` validates options and returns a frozen :class:`Rules`, whose
+:attr:`Rules.tables` are the plain numpy arrays every kernel reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .. import cards as C
+from ..engine import layout as L
+from .options import Option, RulesError, boolean, choice, positive_int, resolve_options, seat_or
+
+
+def _deck(ranks: str, missing: tuple[str, ...], jokers: tuple[int, ...]) -> int:
+    mask = 0
+    for s in range(C.N_SUITS):
+        for r in ranks:
+            mask |= 1 << C.card_id(s, C.RANKS.index(r))
+    for text in missing:
+        mask &= ~(1 << C.parse_card(text))
+    for j in jokers:
+        mask |= 1 << j
+    return mask
+
+
+@dataclass(frozen=True)
+class Preset:
+    """The fixed part of a rule system: table, deck, auction range, score table, rule switches."""
+
+    name: str
+    family: str  # "kout_bo" | "kout_bh"
+    title: str
+    n_players: int
+    deck_mask: int
+    n_tricks: int
+    bid_min: int
+    bid_max: int
+    bid_names: Mapping[int, str]
+    made: Mapping[int, int]  # points to the bidding team for a made contract
+    failed: Mapping[int, int]  # points to the defenders for a failed contract
+    joker_model: int
+    malzoom: bool  # a forced dealer bid of exactly bid_min scores MALZOOM_MADE/FAILED (1.3, 1.10)
+    trump_must_hold: bool  # 2.4
+    first_lead_offset: int  # 1.4: 0 (the bidder), 2.5: 1 (bidder+1)
+    signed_score: bool  # 2.10
+    rotation: int
+    bawan_first_hand: int  # 1.12(a)
+    kout_at: int  # 1.12(b)
+    instant_bid: int  # 2.10 Inzili
+    draw_joker_rank: int  # 1.2 jokers above the Ace (14) / 2.2 joker = 15
+    options: Mapping[str, Option] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A preset with its options resolved: what the engines, the replay API and the drivers use."""
+
+    preset: Preset
+    options: Mapping[str, Any]
+
+    @property
+    def name(self) -> str:
+        return self.preset.name
+
+    @property
+    def n_players(self) -> int:
+        return self.preset.n_players
+
+    @property
+    def n_tricks(self) -> int:
+        return self.preset.n_tricks
+
+    @property
+    def deck_mask(self) -> int:
+        return self.preset.deck_mask
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-compatible description (preset name and every option value)."""
+        return {"preset": self.preset.name, "options": dict(self.options)}
+
+    @cached_property
+    def tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(P, STR)``: rule parameters ``int64[P_SIZE]`` and strengths ``int64[4, 55]``."""
+        return compile_tables(self)
+
+
+def compile_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """Compile ``rules`` into the kernel tables (see :mod:`kout_sim.engine.layout`)."""
+    pre, opt = rules.preset, rules.options
+    P = np.zeros(L.P_SIZE, dtype=np.int64)
+    P[L.P_N_PLAYERS] = pre.n_players
+    P[L.P_N_TRICKS] = pre.n_tricks
+    P[L.P_BID_MIN] = pre.bid_min
+    P[L.P_BID_MAX] = pre.bid_max
+    P[L.P_MALZOOM] = int(pre.malzoom)
+    P[L.P_MALZOOM_MADE] = 5
+    P[L.P_MALZOOM_FAILED] = 5
+    P[L.P_TRUMP_MUST_HOLD] = int(pre.trump_must_hold)
+    P[L.P_FIRST_LEAD] = pre.first_lead_offset
+    P[L.P_JOKER_MODEL] = pre.joker_model
+    P[L.P_RJ_LEAD_BID] = 8  # RULES.md 1.6(b)
+    P[L.P_BJ_LEAD_BID] = 9  # RULES.md 1.6(a)
+    P[L.P_JOKER_SCOPE_ANYONE] = int(opt.get("joker_lead_scope") == "anyone")
+    P[L.P_FREE_JOKER_HONOURS] = 4  # RULES.md 1.6(c): trump A K Q J
+    P[L.P_PLAY_ALL] = int(bool(opt.get("play_all_tricks", False)))
+    P[L.P_TARGET] = int(opt["target"])
+    P[L.P_SIGNED_SCORE] = int(pre.signed_score)
+    P[L.P_ROTATION] = pre.rotation
+    P[L.P_BAWAN_FIRST] = pre.bawan_first_hand
+    P[L.P_KOUT_AT] = pre.kout_at
+    P[L.P_INSTANT_BID] = pre.instant_bid
+    P[L.P_DECK] = pre.deck_mask
+    P[L.P_N_CARDS] = bin(pre.deck_mask).count("1")
+    for s in range(C.N_SUITS):
+        P[L.P_SUIT_MASK + s] = pre.deck_mask & C.suit_mask(s)
+    P[L.P_JOKER_MASK] = pre.deck_mask & C.JOKER_MASK
+    P[L.P_DRAW_JOKER_RANK] = pre.draw_joker_rank
+    fd = opt.get("first_dealer", "low_draw")
+    P[L.P_FIRST_DEALER] = (
+        L.FIRST_DEALER_LOW_DRAW
+        if fd == "low_draw"
+        else L.FIRST_DEALER_RANDOM
+        if fd == "random"
+        else int(fd)
+    )
+    for b, pts in pre.made.items():
+        P[L.P_MADE + b] = pts
+    for b, pts in pre.failed.items():
+        P[L.P_FAILED + b] = pts
+
+    STR = np.zeros((C.N_SUITS, C.N_CARDS), dtype=np.int64)
+    for trump in range(C.N_SUITS):
+        for r in range(C.N_RANKS):
+            STR[trump, C.card_id(trump, r)] = L.STRENGTH_TRUMP_BASE + r
+        if pre.joker_model == L.JOKER_LADDER:
+            # RULES.md 1.1: RJ > trump A > BJ > trump K ...
+            ace = L.STRENGTH_TRUMP_BASE + 12
+            STR[trump, C.card_id(trump, 12)] = ace + 1
+            STR[trump, C.BJ] = ace
+            STR[trump, C.RJ] = ace + 2
+        else:
+            # RULES.md 2.7: the joker wins any trick it is played to
+            STR[trump, C.JK] = L.STRENGTH_TRUMP_BASE + 20
+    P.setflags(write=False)
+    STR.setflags(write=False)
+    return P, STR
+
+
+def _kout_bo_options(n_players: int) -> dict[str, Option]:
+    return {
+        "first_dealer": Option(
+            "first_dealer",
+            "low_draw",
+            f"low_draw, random, or a seat 0..{n_players - 1}",
+            "how the first dealer is chosen (RULES.md 1.2)",
+            seat_or(n_players, "low_draw", "random"),
+        ),
+        "joker_lead_scope": Option(
+            "joker_lead_scope",
+            "bidding_team",
+            "bidding_team, anyone",
+            "who may lead a joker at contracts 8 and 9 (RULES.md 1.6)",
+            choice("bidding_team", "anyone"),
+        ),
+        "play_all_tricks": Option(
+            "play_all_tricks",
+            False,
+            "true, false",
+            "play every trick instead of stopping when the result is fixed (RULES.md 1.11)",
+            boolean,
+        ),
+        "target": Option(
+            "target",
+            101,
+            "a positive integer (101 by default; 51 and 151 are common)",
+            "match points that win the match (RULES.md 1.12(c))",
+            positive_int,
+        ),
+    }
+
+
+_BO_BIDS = {5: "Bab", 6: "6", 7: "7", 8: "8", 9: "Bawan"}
+
+PRESETS: dict[str, Preset] = {}
+
+
+def _register(p: Preset) -> None:
+    PRESETS[p.name] = p
+
+
+for _n, _ranks, _missing in ((4, "6789TJQKA", ("6H", "6D")), (6, C.RANKS, ())):
+    _register(
+        Preset(
+            name=f"kout_bo_{_n}",
+            family="kout_bo",
+            title=f"Kuwaiti Kout Bo, {_n} players",
+            n_players=_n,
+            deck_mask=_deck(_ranks, _missing, (C.RJ, C.BJ)),
+            n_tricks=9,
+            bid_min=5,
+            bid_max=9,
+            bid_names=_BO_BIDS,
+            made={5: 5, 6: 6, 7: 7, 8: 8, 9: 36},  # RULES.md 1.10
+            failed={5: 10, 6: 12, 7: 14, 8: 16, 9: 18},
+            joker_model=L.JOKER_LADDER,
+            malzoom=True,
+            trump_must_hold=False,
+            first_lead_offset=0,
+            signed_score=False,
+            rotation=L.ROTATE_NEXT,
+            bawan_first_hand=9,
+            kout_at=51,
+            instant_bid=0,
+            draw_joker_rank=15,
+            options=_kout_bo_options(_n),
+        )
+    )
+
+
+def preset_names() -> list[str]:
+    """Names of every preset, sorted."""
+    return sorted(PRESETS)
+
+
+def get_preset(name: object) -> Preset:
+    """The :class:`Preset` called ``name``; ``RulesError`` listing the presets otherwise."""
+    if not isinstance(name, str) or name not in PRESETS:
+        raise RulesError(f"unknown preset {name!r}; valid presets: {', '.join(preset_names())}")
+    return PRESETS[name]
+
+
+def get_rules(name: object, options: Mapping[str, Any] | None = None) -> Rules:
+    """Validated :class:`Rules` for preset ``name`` with ``options`` (defaults filled in).
+
+    Raises
+    ------
+    RulesError
+        For an unknown preset, an unknown option, or an invalid option value; the message lists
+        what is valid.
+    """
+    preset = get_preset(name)
+    return Rules(preset, resolve_options(preset.name, preset.options, options))

@@ -1,0 +1,38 @@
+"""The numba engine and the reference engine agree, action by action, on random games."""
+
+import pytest
+
+from ._diff import compare_hands, compare_matches
+
+PRESETS = ["kout_bo_4", "kout_bo_6"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_random_hands_agree(preset: str) -> None:
+    n_actions = compare_hands(preset, 20_000, seed=11)
+    assert n_actions > 20_000 * 10
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize(
+    "options", [{"joker_lead_scope": "anyone"}, {"play_all_tricks": True}], ids=["anyone", "all"]
+)
+def test_random_hands_agree_with_options(preset: str, options: dict) -> None:
+    compare_hands(preset, 3_000, seed=12, options=options)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_random_matches_agree(preset: str) -> None:
+    n_hands = compare_matches(preset, 2_000, seed=13)
+    assert n_hands > 2_000
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_random_matches_agree_low_target(preset: str) -> None:
+    compare_matches(preset, 1_000, seed=14, options={"target": 31, "first_dealer": "random"})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESETS)
+def test_one_million_random_hands_agree(preset: str) -> None:
+    compare_hands(preset, 1_000_000, seed=2026)
