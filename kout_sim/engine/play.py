@@ -17,6 +17,7 @@ from .layout import (
     M_SIZE,
     M_WINNER,
     P_N_PLAYERS,
+    PH_AUCTION,
     PH_OVER,
     PH_PLAY,
     R_BIDDER,
@@ -73,17 +74,24 @@ def play_random(
     rng: np.ndarray,
     actions: np.ndarray,
     legal: np.ndarray,
+    pass_permille: int,
 ) -> int:
     """Play the hand in ``S`` to its end, every decision uniform over the legal set.
 
-    When ``actions`` and ``legal`` (int64[>= 64]) are non-empty they receive each decision's action
-    (card id, or ``CALL + call index``) and phase-relative legal mask. Returns the number of actions.
+    With ``pass_permille >= 0`` an auction seat that may pass does so with that probability (in
+    thousandths) and otherwise bids uniformly: low auctions give long hands, which the tests use to
+    reach late-hand rules. When ``actions`` and ``legal`` (int64[>= 64]) are non-empty they receive
+    each decision's action (card id, or ``CALL + call index``) and phase-relative legal mask.
+    Returns the number of actions.
     """
     t = 0
     trace = actions.shape[0] > 0
     while S[S_PHASE] != PH_OVER:
         mask = legal_mask(S, P)
-        action = nth_bit(mask, below(rng, popcount(mask)))
+        choices = mask
+        if pass_permille >= 0 and S[S_PHASE] == PH_AUCTION and (mask & 1) != 0 and mask != 1:
+            choices = 1 if below(rng, 1000) < pass_permille else mask ^ 1
+        action = nth_bit(choices, below(rng, popcount(choices)))
         if trace:
             actions[t] = action if S[S_PHASE] == PH_PLAY else CALL + action
             legal[t] = mask
@@ -131,7 +139,7 @@ def _random_hand_block(
         dealer = below(rng, n)
         deal(rng, P, dealer, deck, cards, hands)
         new_hand(S, P, dealer, hands)
-        play_random(S, P, STR, rng, no_trace, no_trace)
+        play_random(S, P, STR, rng, no_trace, no_trace, -1)
         record_hand(out[i], S, hands, n)
 
 
@@ -167,8 +175,12 @@ def random_hand_traced(
     actions: np.ndarray,
     legal: np.ndarray,
     S: np.ndarray,
+    pass_permille: int,
 ) -> int:
-    """Hand ``index`` of :func:`random_hands`, with its deal, actions and legal masks traced."""
+    """Hand ``index`` of :func:`random_hands`, with its deal, actions and legal masks traced.
+
+    ``pass_permille`` is passed to :func:`play_random` (-1: uniform, the rows of ``random_hands``).
+    """
     n = P[P_N_PLAYERS]
     rng = np.empty(4, dtype=np.uint64)
     deck = deck_cards(P)
@@ -177,7 +189,7 @@ def random_hand_traced(
     dealer = below(rng, n)
     deal(rng, P, dealer, deck, cards, hands)
     new_hand(S, P, dealer, hands)
-    return play_random(S, P, STR, rng, actions, legal)
+    return play_random(S, P, STR, rng, actions, legal, pass_permille)
 
 
 @jit
@@ -219,7 +231,7 @@ def random_matches(
             dealer = MS[M_DEALER]
             deal(rng, P, dealer, deck, cards, hands)
             new_hand(S, P, dealer, hands)
-            play_random(S, P, STR, rng, no_trace, no_trace)
+            play_random(S, P, STR, rng, no_trace, no_trace, -1)
             apply_hand(MS, S, P)
             record_hand(row, S, hands, n)
             row[R_MATCH] = first + m

@@ -196,7 +196,11 @@ def _register(p: Preset) -> None:
     PRESETS[p.name] = p
 
 
-for _n, _ranks, _missing in ((4, "6789TJQKA", ("6H", "6D")), (6, C.RANKS, ())):
+_BO_DECKS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+    (4, "6789TJQKA", ("6H", "6D")),
+    (6, C.RANKS, ()),
+)
+for _n, _ranks, _missing in _BO_DECKS:
     _register(
         Preset(
             name=f"kout_bo_{_n}",
@@ -221,6 +225,60 @@ for _n, _ranks, _missing in ((4, "6789TJQKA", ("6H", "6D")), (6, C.RANKS, ())):
             instant_bid=0,
             draw_joker_rank=15,
             options=_kout_bo_options(_n),
+        )
+    )
+
+
+def _kout_bh_options(n_players: int) -> dict[str, Option]:
+    return {
+        "first_dealer": Option(
+            "first_dealer",
+            "low_draw",
+            f"low_draw, random, or a seat 0..{n_players - 1}",
+            "how the first dealer is chosen (RULES.md 2.2; the joker draws as 15)",
+            seat_or(n_players, "low_draw", "random"),
+        ),
+        "target": Option(
+            "target",
+            31,
+            "a positive integer (31 by default; 26, 51 and 101 are common)",
+            "|signed score| that ends the match (RULES.md 2.11)",
+            positive_int,
+        ),
+    }
+
+
+_BH_BIDS = {5: "Bab", 6: "Six", 7: "Seven", 8: "Inzili"}
+
+_BH_DECKS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+    (4, "789TJQKA", ("7D",)),
+    (6, "3456789TJQKA", ("3D",)),
+)
+for _n, _ranks, _missing in _BH_DECKS:
+    _register(
+        Preset(
+            name=f"kout_bh_{_n}",
+            family="kout_bh",
+            title=f"Bahraini Kout, {_n} players",
+            n_players=_n,
+            deck_mask=_deck(_ranks, _missing, (C.JK,)),
+            n_tricks=8,
+            bid_min=5,
+            bid_max=8,
+            bid_names=_BH_BIDS,
+            made={5: 5, 6: 6, 7: 7},  # RULES.md 2.10; Inzili (8) decides the match instead
+            failed={5: 10, 6: 12, 7: 14},
+            joker_model=L.JOKER_SINGLE,
+            malzoom=False,
+            trump_must_hold=True,
+            first_lead_offset=1,
+            signed_score=True,
+            rotation=L.ROTATE_OWNERSHIP,
+            bawan_first_hand=0,
+            kout_at=0,
+            instant_bid=8,
+            draw_joker_rank=15,
+            options=_kout_bh_options(_n),
         )
     )
 

@@ -146,7 +146,9 @@ def summarize(run: str | os.PathLike[str]) -> str:
     if (run / "matches.parquet").exists():
         matches = pl.read_parquet(run / "matches.parquet")
         mean, median, longest = matches.select(
-            pl.col("n_hands").mean(), pl.col("n_hands").median(), pl.col("n_hands").max()
+            pl.col("n_hands").mean().alias("mean"),
+            pl.col("n_hands").median().alias("median"),
+            pl.col("n_hands").max().alias("max"),
         ).row(0)
         lines += [
             "",

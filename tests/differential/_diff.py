@@ -29,11 +29,18 @@ RESULT_KEYS = (
 
 
 def compare_hands(
-    preset: str, n_hands: int, seed: int, options: dict[str, Any] | None = None
-) -> int:
-    """Play ``n_hands`` random hands in numba, replay each through the reference; return actions.
+    preset: str,
+    n_hands: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    pass_permille: int = -1,
+) -> tuple[int, dict[str, int]]:
+    """Play ``n_hands`` random hands in numba, replay each through the reference.
+
+    Returns the number of actions compared and how often the rare joker events occurred.
 
     At every decision the legal sets must be equal; at the end every result field must be equal.
+    Odd hands use a low auction (``pass_permille``, default 800) so that late-hand rules occur.
     """
     rules = get_rules(preset, options)
     P, STR = rules.tables
@@ -44,8 +51,10 @@ def compare_hands(
     S = np.zeros(L.S_SIZE, dtype=np.int64)
     opts = dict(rules.options)
     n_actions = 0
+    events = {"permitted_joker_lead": 0, "rankless_joker_lead": 0, "forced_joker_lead": 0}
     for i in range(n_hands):
-        k = int(random_hand_traced(P, STR, seed, i, hands, actions, legal, S))
+        bias = pass_permille if pass_permille >= 0 else (800 if i % 2 else -1)
+        k = int(random_hand_traced(P, STR, seed, i, hands, actions, legal, S, bias))
         dealer = int(S[L.S_DEALER])
         texts = [C.format_mask(int(hands[s])) for s in range(n)]
         ref = R.RefHand(preset, opts, dealer, texts)
@@ -68,7 +77,10 @@ def compare_hands(
                 f"{preset} hand {i} {key}: numba {got[key]} vs ref {want[key]}"
             )
         n_actions += k
-    return n_actions
+        events["permitted_joker_lead"] += S[L.S_JOKER_LEADS] != 0
+        events["rankless_joker_lead"] += S[L.S_JOKER_FORCED] != 0
+        events["forced_joker_lead"] += S[L.S_FORCED_JOKER] != 0
+    return n_actions, events
 
 
 def result_of_row(row: np.ndarray) -> dict[str, Any]:

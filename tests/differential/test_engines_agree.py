@@ -4,16 +4,22 @@ import pytest
 
 from ._diff import compare_hands, compare_matches
 
-PRESETS = ["kout_bo_4", "kout_bo_6"]
+PRESETS = ["kout_bo_4", "kout_bo_6", "kout_bh_4", "kout_bh_6"]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_random_hands_agree(preset: str) -> None:
-    n_actions = compare_hands(preset, 20_000, seed=11)
+    n_actions, events = compare_hands(preset, 20_000, seed=11)
     assert n_actions > 20_000 * 10
+    # the comparison must reach the rare joker rules, not only the common paths
+    if preset.startswith("kout_bo"):
+        assert events["permitted_joker_lead"] > 100  # RULES.md 1.6, 1.7
+        assert events["rankless_joker_lead"] > 0  # RULES.md 1.8
+    else:
+        assert events["forced_joker_lead"] > 10  # RULES.md 2.8
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bo_6"])
 @pytest.mark.parametrize(
     "options", [{"joker_lead_scope": "anyone"}, {"play_all_tricks": True}], ids=["anyone", "all"]
 )
@@ -28,8 +34,9 @@ def test_random_matches_agree(preset: str) -> None:
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_random_matches_agree_low_target(preset: str) -> None:
-    compare_matches(preset, 1_000, seed=14, options={"target": 31, "first_dealer": "random"})
+def test_random_matches_agree_other_target(preset: str) -> None:
+    target = 51 if preset.startswith("kout_bo") else 101
+    compare_matches(preset, 1_000, seed=14, options={"target": target, "first_dealer": "random"})
 
 
 @pytest.mark.slow

@@ -1,0 +1,93 @@
+"""The command line: help, simulate, bench, replay; bad input exits 2 with one line, no traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from kout_sim.cli import main
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_help_lists_commands() -> None:
+    code, out, _ = _run("--help")
+    assert code == 0
+    for command in ("simulate", "bench", "replay", "presets"):
+        assert command in out
+
+
+def test_simulate_writes_parquet_and_prints_bid_success(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    code, stdout, _ = _run("simulate", "--matches", "300", "--seed", "3", "--out", str(out))
+    assert code == 0, stdout
+    assert "bid success by contract" in stdout and "matches, mean" in stdout
+    hands = pl.read_parquet(out / "hands.parquet")
+    matches = pl.read_parquet(out / "matches.parquet")
+    assert len(matches) == 300 and matches["n_hands"].sum() == len(hands)
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["preset"] == "kout_bo_4" and meta["seed"] == 3
+
+
+def test_simulate_hands_mode(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    code, _, _ = _run("simulate", "--preset", "kout_bh_6", "--hands", "500", "--out", str(out))
+    assert code == 0
+    assert len(pl.read_parquet(out / "hands.parquet")) == 500
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["simulate", "--preset", "nope"], "unknown preset 'nope'"),
+        (["simulate", "--option", "target=0"], "invalid value '0' for option 'target'"),
+        (["simulate", "--option", "colour=red"], "unknown option 'colour'"),
+        (["simulate", "--option", "target"], "key=value"),
+        (["simulate", "--matches", "0"], "matches must be a positive integer"),
+        (["simulate", "--players", "genius"], "unknown players 'genius'"),
+        (["simulate", "--workers", "99"], "exceeds"),
+        (["bench", "--preset", "nope"], "unknown preset"),
+        (["bench", "--workers", "0"], "workers must be a positive integer"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(args: list[str], words: str) -> None:
+    code, stdout, stderr = _run(*args)
+    assert code == 2
+    assert stderr.startswith("error: ") and words in stderr
+    assert stderr.count("\n") == 1 and "Traceback" not in stderr + stdout
+
+
+def test_existing_output_folder_needs_overwrite(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert _run("simulate", "--matches", "10", "--out", str(out))[0] == 0
+    code, _, stderr = _run("simulate", "--matches", "10", "--out", str(out))
+    assert code == 2 and "exists" in stderr
+    assert _run("simulate", "--matches", "10", "--out", str(out), "--overwrite")[0] == 0
+
+
+def test_bench_json_has_the_contract_fields() -> None:
+    code, stdout, _ = _run(
+        "bench", "--hands", "20000", "--repeats", "2", "--json", "--reference", "--workers", "1"
+    )
+    assert code == 0
+    result = json.loads(stdout)
+    for key in ("preset", "players", "workers", "hands", "seconds", "hands_per_second"):
+        assert key in result
+    assert result["reference_hands_per_second"] > 0 and result["speedup"] > 1
+
+
+def test_replay_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"rules": "kout_bo_4", "dealer": 0, "hands": []}))
+    code, _, stderr = _run("replay", str(path))
+    assert code == 2 and "list of 4 hands" in stderr
+    path.write_text("{not json")
+    code, _, stderr = _run("replay", str(path))
+    assert code == 2 and "cannot read" in stderr

@@ -1,0 +1,69 @@
+"""Invariants at every step of random hands in the numba engine (all Kout presets)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kout_sim import cards as C
+from kout_sim.engine import kout
+from kout_sim.engine import layout as L
+from kout_sim.engine.play import random_hand_traced
+from kout_sim.rules import get_rules
+
+PRESETS = ["kout_bo_4", "kout_bo_6", "kout_bh_4", "kout_bh_6"]
+
+
+def _popcount(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_invariants_hold_at_every_step(preset: str) -> None:
+    rules = get_rules(preset)
+    P, STR = rules.tables
+    n, n_tricks = rules.n_players, rules.n_tricks
+    hands = np.zeros(6, dtype=np.int64)
+    actions = np.zeros(128, dtype=np.int64)
+    legal = np.zeros(128, dtype=np.int64)
+    trace_state = np.zeros(L.S_SIZE, dtype=np.int64)
+    for i in range(1_500):
+        k = int(random_hand_traced(P, STR, 5, i, hands, actions, legal, trace_state, 800 * (i % 2)))
+        dealer = int(trace_state[L.S_DEALER])
+        # the deal: every card of the deck once, n_tricks to each seat
+        dealt = [int(h) for h in hands[:n]]
+        assert all(_popcount(h) == n_tricks for h in dealt)
+        assert np.bitwise_or.reduce(hands[:n]) == rules.deck_mask
+        S = np.zeros(L.S_SIZE, dtype=np.int64)
+        kout.new_hand(S, P, dealer, hands)
+        played_by: dict[int, int] = {}
+        for t in range(k):
+            assert int(kout.legal_mask(S, P)) == int(legal[t])  # step API = batch kernel
+            seat = int(S[L.S_TO_ACT])
+            action = int(actions[t])
+            if action < L.CALL:
+                hand = int(S[L.S_HAND + seat])
+                assert legal[t] != 0 and (int(legal[t]) & ~hand) == 0  # legal is within the hand
+                played_by[action] = seat
+                kout.apply_action(S, P, STR, action)
+                # each card once; held + played = dealt
+                in_trick = [int(c) for c in S[L.S_TRICK : L.S_TRICK + int(S[L.S_N_IN_TRICK])]]
+                held = int(np.bitwise_or.reduce(S[L.S_HAND : L.S_HAND + n]))
+                assert held & int(S[L.S_PLAYED]) == 0
+                assert held | int(S[L.S_PLAYED]) | C.mask_of(in_trick) == rules.deck_mask
+                # one card per seat per trick
+                assert len({played_by[c] for c in in_trick}) == len(in_trick)
+            else:
+                kout.apply_action(S, P, STR, action - L.CALL)
+            done = int(S[L.S_N_DONE])
+            assert int(S[L.S_TRICKS]) + int(S[L.S_TRICKS + 1]) == done
+            assert all(_popcount(int(S[L.S_HAND + s])) >= n_tricks - done - 1 for s in range(n))
+        assert S[L.S_PHASE] == L.PH_OVER
+        points = [int(S[L.S_POINTS]), int(S[L.S_POINTS + 1])]
+        if S[L.S_MATCH_WINNER] >= 0:
+            assert points == [0, 0]  # Inzili or forced joker: the hand decides the match
+        else:
+            assert (points[0] > 0) != (points[1] > 0)  # exactly one team scores (1.10, 2.10)
+            team = int(S[L.S_BIDDER]) & 1
+            assert bool(S[L.S_MADE]) == (points[team] > 0)
+            assert bool(S[L.S_MADE]) == (int(S[L.S_TRICKS + team]) >= int(S[L.S_HIGH_BID]))
