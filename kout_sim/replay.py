@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from . import cards as C
+from .engine import layout as L
 from .errors import IllegalAction, InvalidRecord
 from .rules import Rules, RulesError, get_rules
 
@@ -59,19 +60,41 @@ class MatchEngine(Protocol):
 
 
 @dataclass(frozen=True)
-class Engine:
-    """A pair of factories: a hand from (rules, dealer, hands as card texts), a match."""
+class Deal:
+    """The cards of a hand record: dealt hands, and for Baloot the face-up card and match score."""
 
-    new_hand: Callable[[Rules, int, list[list[str]]], HandEngine]
+    hands: list[list[str]]
+    face_up: str | None = None
+    match_score: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A pair of factories: a hand from (rules, dealer, deal), a match from (rules, first dealer)."""
+
+    new_hand: Callable[[Rules, int, Deal], HandEngine]
     new_match: Callable[[Rules, int], MatchEngine]
 
 
 def _numba_engine() -> Engine:
     from .engine.step import NumbaHand, NumbaMatch
 
-    def new_hand(rules: Rules, dealer: int, hands: list[list[str]]) -> HandEngine:
-        masks = [C.mask_of(C.parse_card(c) for c in hand) for hand in hands]
-        return NumbaHand(rules, dealer, masks)
+    class _Hand(NumbaHand):
+        def complete(self, completion: list[list[str]]) -> None:  # type: ignore[override]
+            sizes = self.completion_sizes()
+            for seat, cards in enumerate(completion):
+                if len(cards) != sizes[seat]:
+                    taker = self.S[L.B_TAKER]
+                    raise ValueError(
+                        f"seat {seat} receives {sizes[seat]} completion cards, not {len(cards)} "
+                        f"(seat {taker} takes the face-up card)"
+                    )
+            super().complete([C.mask_of(C.parse_card(c) for c in cards) for cards in completion])
+
+    def new_hand(rules: Rules, dealer: int, deal: Deal) -> HandEngine:
+        masks = [C.mask_of(C.parse_card(c) for c in hand) for hand in deal.hands]
+        face_up = None if deal.face_up is None else C.parse_card(deal.face_up)
+        return _Hand(rules, dealer, masks, face_up=face_up, match_score=deal.match_score)
 
     return Engine(new_hand, NumbaMatch)
 
@@ -92,9 +115,19 @@ def _reference_engine() -> Engine:
         def apply_hand(self, hand: Any) -> None:
             self._m.apply_hand(hand.result())
 
-    def new_hand(rules: Rules, dealer: int, hands: list[list[str]]) -> HandEngine:
-        ref: HandEngine = R.RefHand(rules.name, dict(rules.options), dealer, hands)
-        return ref
+    def new_hand(rules: Rules, dealer: int, deal: Deal) -> HandEngine:
+        if deal.face_up is None:
+            kout_hand: HandEngine = R.RefHand(rules.name, dict(rules.options), dealer, deal.hands)
+            return kout_hand
+        baloot_hand: HandEngine = R.RefHand(
+            rules.name,
+            dict(rules.options),
+            dealer,
+            deal.hands,
+            face_up=deal.face_up,
+            match_score=list(deal.match_score),
+        )
+        return baloot_hand
 
     return Engine(new_hand, _RefMatch)
 
@@ -135,34 +168,45 @@ def _seat(value: Any, rules: Rules, what: str) -> int:
     return value
 
 
-def _parse_hands(value: Any, rules: Rules, where: str) -> list[list[str]]:
-    n, size = rules.n_players, rules.n_tricks
+def _is_baloot(rules: Rules) -> bool:
+    return rules.preset.family == "baloot"
+
+
+def _parse_cards(
+    value: Any, rules: Rules, where: str, field: str, sizes: list[int], seen: dict[int, str]
+) -> list[list[str]]:
+    """A list of per-seat card lists with the given sizes; every card once across ``seen``."""
+    n = rules.n_players
     if not isinstance(value, list) or len(value) != n:
         got = len(value) if isinstance(value, list) else type(value).__name__
         raise InvalidRecord(
-            f"{where}.hands must be a list of {n} hands for {rules.name}, got {got}"
+            f"{where}.{field} must be a list of {n} hands for {rules.name}, got {got}"
         )
-    seen: dict[int, int] = {}
     out: list[list[str]] = []
     for seat, hand in enumerate(value):
         if not isinstance(hand, list):
-            raise InvalidRecord(f"{where}.hands[{seat}] must be a list of card texts")
-        if len(hand) != size:
+            raise InvalidRecord(f"{where}.{field}[{seat}] must be a list of card texts")
+        if sizes[seat] >= 0 and len(hand) != sizes[seat]:
+            verb = "deals" if field == "hands" else "completes"
             raise InvalidRecord(
-                f"{where}.hands[{seat}] has {len(hand)} cards; {rules.name} deals {size} to each seat"
+                f"{where}.{field}[{seat}] has {len(hand)} cards; {rules.name} {verb} "
+                f"{sizes[seat]} to each seat"
             )
         texts = []
         for text in hand:
-            card = _card(text, rules, f"{where}.hands[{seat}]")
-            if card in seen:
-                raise InvalidRecord(
-                    f"{where}.hands: duplicate card {C.format_card(card)} "
-                    f"(seats {seen[card]} and {seat})"
-                )
-            seen[card] = seat
+            card = _card(text, rules, f"{where}.{field}[{seat}]")
+            _once(card, f"{field}[{seat}]", seen, where)
             texts.append(C.format_card(card))
         out.append(texts)
     return out
+
+
+def _once(card: int, place: str, seen: dict[int, str], where: str) -> None:
+    if card in seen:
+        raise InvalidRecord(
+            f"{where}: duplicate card {C.format_card(card)} (in {seen[card]} and {place})"
+        )
+    seen[card] = place
 
 
 def _card(text: Any, rules: Rules, where: str) -> int:
@@ -193,16 +237,28 @@ def _list_field(record: Mapping[str, Any], key: str, where: str) -> list[Any]:
 
 
 def _run_hand(
-    record: Any, rules: Rules, dealer: int, engine: Engine, where: str, prefix: str
+    record: Any,
+    rules: Rules,
+    dealer: int,
+    engine: Engine,
+    where: str,
+    prefix: str,
+    match_score: tuple[int, int] | None = None,
 ) -> HandEngine:
     """Drive a hand through the record's calls, trump and plays; return the engine hand."""
     if not isinstance(record, Mapping):
         raise InvalidRecord(f"{where} must be a JSON object (dict)")
-    hands = _parse_hands(_need(record, "hands", where), rules, where)
+    if _is_baloot(rules):
+        return _run_baloot_hand(record, rules, dealer, engine, where, prefix, match_score)
+    seen: dict[int, str] = {}
+    size = rules.n_tricks
+    hands = _parse_cards(
+        _need(record, "hands", where), rules, where, "hands", [size] * rules.n_players, seen
+    )
     calls = _list_field(record, "calls", where)
     plays = _list_field(record, "plays", where)
     trump = record.get("trump")
-    hand = engine.new_hand(rules, dealer, hands)
+    hand = engine.new_hand(rules, dealer, Deal(hands))
     n_action = 0
 
     def act(action: Action, index: str) -> None:
@@ -241,12 +297,104 @@ def _run_hand(
     return hand
 
 
+def _match_score(record: Mapping[str, Any], where: str) -> tuple[int, int]:
+    value = record.get("match_score")
+    if value is None:
+        return (0, 0)
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise InvalidRecord(f"{where}.match_score must be [team0, team1] integers, got {value!r}")
+    return (value[0], value[1])
+
+
+def _run_baloot_hand(
+    record: Mapping[str, Any],
+    rules: Rules,
+    dealer: int,
+    engine: Engine,
+    where: str,
+    prefix: str,
+    match_score: tuple[int, int] | None,
+) -> HandEngine:
+    """Drive a Baloot hand record (docs/baloot.md): first deal, face-up, calls, completion, plays."""
+    if record.get("trump") is not None:
+        raise InvalidRecord(
+            f"{where}.trump: Baloot records have no trump field (the calls give the trump)"
+        )
+    seen: dict[int, str] = {}
+    hands = _parse_cards(_need(record, "hands", where), rules, where, "hands", [5] * 4, seen)
+    face_up = _card(_need(record, "face_up", where), rules, f"{where}.face_up")
+    _once(face_up, "face_up", seen, where)
+    raw_completion = record.get("completion")
+    completion = None
+    if raw_completion:
+        completion = _parse_cards(raw_completion, rules, where, "completion", [-1] * 4, seen)
+        if len(seen) != 32:
+            raise InvalidRecord(
+                f"{where}: hands, face_up and completion hold {len(seen)} cards, not the 32 of the deck"
+            )
+    if match_score is None:
+        match_score = _match_score(record, where)
+    calls = _list_field(record, "calls", where)
+    plays = _list_field(record, "plays", where)
+    hand = engine.new_hand(rules, dealer, Deal(hands, C.format_card(face_up), match_score))
+    n_action = 0
+
+    def act(action: Action, index: str) -> None:
+        nonlocal n_action
+        legal = hand.legal_actions()
+        if action not in legal:
+            seat = hand.to_act if hand.to_act is not None else -1
+            raise IllegalAction(f"{prefix}{index} (action {n_action})", seat, action, legal)
+        hand.apply(action)
+        n_action += 1
+
+    def complete(before: str) -> None:
+        if completion is None:
+            raise InvalidRecord(f"{where}.completion is missing: the auction is over {before}")
+        try:
+            hand.complete(completion)  # type: ignore[attr-defined]
+        except ValueError as exc:
+            raise InvalidRecord(f"{where}.completion: {exc}") from None
+
+    for i, raw in enumerate(calls):
+        if hand.phase == "completion":
+            complete(f"before calls[{i}]")
+        if not isinstance(raw, str) or raw not in L.BALOOT_CALL_NAMES:
+            raise InvalidRecord(
+                f"{where}.calls[{i}]: unknown Baloot call {raw!r}; calls are "
+                + ", ".join(L.BALOOT_CALL_NAMES)
+            )
+        if hand.phase not in ("auction", "doubling"):
+            raise InvalidRecord(
+                f"{where}.calls[{i}] = {raw!r}: no call is due ({hand.phase} phase)"
+            )
+        act(raw, f"calls[{i}]")
+    if hand.phase == "completion" and (completion is not None or plays):
+        complete("before the first play")
+    if hand.phase == "over" and completion is not None and hand.result().get("void"):
+        raise InvalidRecord(f"{where}.completion is given but the hand is void (all passed twice)")
+    for i, raw in enumerate(plays):
+        card = C.format_card(_card(raw, rules, f"{where}.plays[{i}]"))
+        if hand.phase == "over":
+            raise InvalidRecord(f"{where}.plays[{i}] = {raw!r}: the hand ended after {i} plays")
+        if hand.phase != "play":
+            raise InvalidRecord(f"{where}.plays given but the {hand.phase} is not complete")
+        act(card, f"plays[{i}]")
+    return hand
+
+
 def _sorted_actions(actions: list[Action]) -> list[Action]:
     def key(a: Action) -> tuple[int, int]:
         if a == "pass":
             return (0, 0)
         if isinstance(a, int):
             return (1, a)
+        if a in L.BALOOT_CALL_NAMES:
+            return (1, L.BALOOT_CALL_NAMES.index(a))
         if len(a) == 1:
             return (2, C.SUITS.index(a))
         return (3, C.parse_card(a))
@@ -313,7 +461,9 @@ def replay_match(record: Any, *, engine: str = "numba") -> dict[str, Any]:
             raise InvalidRecord(
                 f"{where}.dealer is {hand_record['dealer']!r} but the rules make seat {dealer} deal"
             )
-        hand = _run_hand(hand_record, rules, dealer, eng, where, f"hands[{k}].")
+        score = m.score
+        before = (score[0], score[1]) if isinstance(score, list) else (0, 0)
+        hand = _run_hand(hand_record, rules, dealer, eng, where, f"hands[{k}].", before)
         if hand.phase != "over":
             raise InvalidRecord(f"{where}: incomplete hand (stops in the {hand.phase} phase)")
         m.apply_hand(hand)

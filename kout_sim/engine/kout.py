@@ -64,6 +64,7 @@ from .layout import (
     S_TRUMP,
     S_TRUMP_LEAD,
     S_WINNERS,
+    T_LED,
     TRUMP,
 )
 
@@ -205,7 +206,7 @@ def trick_winner_idx(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> int:
         card = S[S_TRICK + i]
         strength = STR[trump, card]
         if strength == 0 and card < 52 and card // 13 == led:
-            strength = 1 + card % 13
+            strength = STR[T_LED, card]
         if strength > best:
             best = strength
             best_idx = i

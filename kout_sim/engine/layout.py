@@ -21,11 +21,49 @@ CALL = 64  # first call action: CALL + call index
 PASS = 0  # call index of a pass
 TRUMP = 16  # call index of the first trump choice (TRUMP + suit)
 
+# Baloot call indices (phase-relative bits in the auction and doubling phases), see docs/baloot.md
+BC_PASS = 0
+BC_HOKUM = 1  # round 1: trump = the face-up suit
+BC_SUN = 2
+BC_ASHKAL = 3
+BC_CONFIRM = 4
+BC_HOKUM_SUIT = 5  # round 2: BC_HOKUM_SUIT + suit
+BC_DOUBLE = 9
+BC_DOUBLE_CLOSED = 10
+BC_TRIPLE = 11
+BC_FOUR = 12
+BC_FOUR_CLOSED = 13
+BC_GAHWA = 14
+BALOOT_CALL_NAMES = (
+    "pass",
+    "hokum",
+    "sun",
+    "ashkal",
+    "confirm",
+    "hokum:S",
+    "hokum:H",
+    "hokum:D",
+    "hokum:C",
+    "double",
+    "double_closed",
+    "triple",
+    "four",
+    "four_closed",
+    "gahwa",
+)
+
+# ---- families -----------------------------------------------------------------------------------
+FAMILY_KOUT = 0
+FAMILY_BALOOT = 1
+
 # ---- phases ------------------------------------------------------------------------------------
 PH_AUCTION = 0
 PH_TRUMP = 1
 PH_PLAY = 2
 PH_OVER = 3
+PH_COMPLETION = 4  # Baloot: the auction is over, the completion cards are due
+PH_DOUBLING = 5  # Baloot: the doubling ladder
+PHASE_NAMES = ("auction", "trump", "play", "over", "completion", "doubling")
 
 # ---- joker models --------------------------------------------------------------------------------
 JOKER_LADDER = 0  # Kout Bo: RJ > trump A > BJ, leads restricted (RULES.md 1.6-1.8)
@@ -42,7 +80,8 @@ REASON_KOUT = 2
 REASON_BAWAN_FIRST = 3
 REASON_INZILI = 4
 REASON_FORCED_JOKER = 5
-REASON_NAMES = (None, "target", "kout", "bawan_first_hand", "inzili", "forced_joker")
+REASON_GAHWA = 6
+REASON_NAMES = (None, "target", "kout", "bawan_first_hand", "inzili", "forced_joker", "gahwa")
 
 # ---- rule parameters P (int64) -----------------------------------------------------------------------
 P_N_PLAYERS = 0
@@ -74,15 +113,43 @@ P_DRAW_JOKER_RANK = 29  # rank value of a joker in the first-dealer draw (Ace = 
 P_FIRST_DEALER = 30  # -1 low draw, -2 uniformly random seat, else the fixed seat
 P_MADE = 32  # 16 entries: points banked by the bidding team for a made contract b
 P_FAILED = 48  # 16 entries: points banked by the defenders for a failed contract b
-P_SIZE = 64
+P_FAMILY = 64
+# Baloot options (RULES.md §3, docs/baloot.md)
+P_SUN_BEFORE_YOU = 65
+P_ACE_P1_ONLY = 66
+P_DOUBLING = 67
+P_MERCY = 68
+P_UNDERTRUMP = 69
+P_OVERTRUMP_LEAD = 70  # 0 vs_opponent, 1 always, 2 never
+P_BALOOT_ON_LOSS = 71  # 0 owner, 1 void, 2 winner
+P_TIE = 72  # 0 split, 1 buyer_loses, 2 buyer_loses_hokum_only
+P_KABOOT_ALL = 73  # 1 all, 0 own
+P_DOUBLED_PROJ_MULT = 74  # 0 by_level, 1 multiplied
+P_GAHWA_BANK = 75  # 0: the Gahwa winner wins the match; else the points banked instead
+P_SIZE = 80
 
 FIRST_DEALER_LOW_DRAW = -1
 FIRST_DEALER_RANDOM = -2
 
-# ---- strength table STR (int64[4, 55]) -------------------------------------------------------------------
-# STR[trump, card] > 0 for cards that rank as trump or joker under that trump; other cards rank by
-# 1 + rank index when of the led suit, else 0 (never win).
+# ---- card tables STR (int64[16, 256]) ---------------------------------------------------------------------
+# STR[row, card] for row = trump suit 0..3 (T_NO_TRUMP: Sun): > 0 for cards that rank as trump or joker
+# under that trump; other cards rank by STR[T_LED, card] when of the led suit, else 0 (never win).
+# STR[T_POINTS + row, card]: card points (Baloot). STR[T_RUN1 / T_RUN2, pattern]: the maximal runs of
+# an 8-bit rank pattern of one suit (7 .. A), as project codes (Baloot projects, 0 = none).
+T_LED = 4
+T_NO_TRUMP = 5
+T_POINTS = 6
+T_RUN1 = 12
+T_RUN2 = 13
+T_ROWS = 16
+T_COLS = 256
 STRENGTH_TRUMP_BASE = 50
+# project codes: class * 1000 + 100 * (sequence) + top (rank index 0..7 of 7..A in sequence order)
+PROJ_SIRA = 1
+PROJ_FIFTY = 2
+PROJ_HUNDRED = 3
+PROJ_FOUR_HUNDRED = 4
+PROJ_NAMES = ("", "sira", "fifty", "hundred", "four_hundred")
 
 # ---- hand state S (int64) -------------------------------------------------------------------------------
 S_PHASE = 0
@@ -111,7 +178,38 @@ S_TRICK = 30  # 6 entries: cards of the current trick in play order
 S_WINNERS = 36  # 16 entries: seat winning each completed trick
 S_JOKER_LEADS = 52  # mask of joker ids led this hand with permission
 S_JOKER_FORCED = 53  # mask of joker ids led rankless (RULES.md 1.8)
-S_SIZE = 56
+# Baloot (docs/baloot.md); S_TRUMP holds the table row (trump suit, or T_NO_TRUMP in Sun)
+B_FACE_UP = 56
+B_ROUND = 57
+B_STAGE = 58  # auction stage: 0 bidding, 1 Sun-before-you claims, 2 the Hokum bidder confirms
+B_HOKUM_BIDDER = 59
+B_HOKUM_SUIT = 60
+B_SUN_CALLER = 61
+B_SUN_ASHKAL = 62
+B_PASSED = 63  # mask of seats that passed in this round
+B_MODE = 64  # 0 none / void, 1 Sun, 2 Hokum
+B_ASHKAL = 65
+B_VOID = 66
+B_TAKER = 67  # seat that takes the face-up card
+B_DOUBLER = 68
+B_DOUBLE = 69  # multiplier 1..4
+B_GAHWA = 70
+B_CLOSED = 71
+B_DBL_STAGE = 72
+B_CARD_PTS = 73  # 2 entries
+B_PROJ_TEAM = 75  # team whose projects count (-1 none)
+B_BALOOT_SEAT = 76  # seat holding a Baloot (-1 none)
+B_KABOOT = 77  # team taking all tricks (-1 none)
+B_MATCH_SCORE = 78  # 2 entries: match points before the hand (the Sun doubling gate)
+B_PROJ = 80  # 8 entries: seat * 2 + k, the project codes of each seat's reading
+B_PROJ_RAW = 88  # 2 entries: raw value of each team's counted projects
+B_PROJ_GP = 90  # 2 entries: game points of each team's counted projects
+B_STOCK = 92  # 11 entries: the undealt cards in dealing order (simulation)
+B_BALOOT_TO = 103  # team whose points include the Baloot (-1 none)
+S_SIZE = 104
+
+MODE_SUN = 1
+MODE_HOKUM = 2
 
 # ---- match state MS (int64) -------------------------------------------------------------------------------
 M_SCORE = 0  # 2 entries (signed-score presets use M_SCORE only)
@@ -141,7 +239,17 @@ R_MATCH = 22  # match index (stream index of the match)
 R_HAND_IDX = 23  # hand number within the match
 R_SCORE_BEFORE = 24  # 2 entries (signed-score presets: entry 0 only)
 R_SCORE_AFTER = 26  # 2 entries
-R_SIZE = 28
+R_MODE = 28  # Baloot: 0 void, 1 Sun, 2 Hokum
+R_CARD_PTS = 29  # 2 entries
+R_DOUBLE = 31
+R_GAHWA = 32
+R_KABOOT = 33
+R_PROJ_TEAM = 34
+R_PROJ_GP = 35  # 2 entries
+R_BALOOT_SEAT = 37
+R_ASHKAL = 38
+R_FACE_UP = 39
+R_SIZE = 40
 
 # ---- per-match result row (int64) ---------------------------------------------------------------------------
 X_MATCH = 0

@@ -6,12 +6,14 @@ import numpy as np
 
 from ._jit import jit
 from .layout import (
+    FAMILY_BALOOT,
     M_DEALER,
     M_N_HANDS,
     M_REASON,
     M_SCORE,
     M_WINNER,
     P_BAWAN_FIRST,
+    P_FAMILY,
     P_KOUT_AT,
     P_N_PLAYERS,
     P_ROTATION,
@@ -19,6 +21,7 @@ from .layout import (
     P_TARGET,
     REASON_BAWAN_FIRST,
     REASON_FORCED_JOKER,
+    REASON_GAHWA,
     REASON_INZILI,
     REASON_KOUT,
     REASON_NONE,
@@ -70,7 +73,12 @@ def apply_hand(MS: np.ndarray, S: np.ndarray, P: np.ndarray) -> None:
     if S[S_MATCH_WINNER] >= 0:
         # 2.8 forced joker lead, 2.10 Inzili: the hand decides the match, no points move
         MS[M_WINNER] = S[S_MATCH_WINNER]
-        MS[M_REASON] = REASON_FORCED_JOKER if S[S_FORCED_JOKER] != 0 else REASON_INZILI
+        if P[P_FAMILY] == FAMILY_BALOOT:
+            MS[M_REASON] = REASON_GAHWA  # 3.6.5
+        elif S[S_FORCED_JOKER] != 0:
+            MS[M_REASON] = REASON_FORCED_JOKER
+        else:
+            MS[M_REASON] = REASON_INZILI
         return
     p0 = S[S_POINTS]
     p1 = S[S_POINTS + 1]
@@ -103,12 +111,11 @@ def apply_hand(MS: np.ndarray, S: np.ndarray, P: np.ndarray) -> None:
         elif kout != 0 and s1 >= kout and s0 == 0:
             MS[M_WINNER] = 1
             MS[M_REASON] = REASON_KOUT
-        elif s0 >= target:
-            MS[M_WINNER] = 0  # 1.12(c)
-            MS[M_REASON] = REASON_TARGET
-        elif s1 >= target:
-            MS[M_WINNER] = 1
-            MS[M_REASON] = REASON_TARGET
+        elif s0 >= target or s1 >= target:
+            # 1.12(c), 3.6.6: both at the target on the same hand: the higher total; a tie plays on
+            if s0 != s1:
+                MS[M_WINNER] = 0 if s0 > s1 else 1
+                MS[M_REASON] = REASON_TARGET
     if P[P_ROTATION] == ROTATE_OWNERSHIP:
         own_before = _owner(MS[M_SCORE] - p0 + p1)
         own_after = _owner(MS[M_SCORE])

@@ -6,35 +6,59 @@ import numpy as np
 from numba import prange
 
 from ._jit import jit, jit_parallel, nth_bit, popcount
-from .deal import deal, deck_cards, first_dealer
-from .kout import apply_action, legal_mask, new_hand
+from .baloot import completion_masks
+from .deal import deck_cards, first_dealer
+from .game import apply_action, legal_mask, start_hand
 from .layout import (
+    B_ASHKAL,
+    B_BALOOT_SEAT,
+    B_CARD_PTS,
+    B_DOUBLE,
+    B_FACE_UP,
+    B_GAHWA,
+    B_KABOOT,
+    B_MODE,
+    B_PROJ_GP,
+    B_PROJ_TEAM,
+    B_TAKER,
     CALL,
+    FAMILY_BALOOT,
     M_DEALER,
     M_N_HANDS,
     M_REASON,
     M_SCORE,
     M_SIZE,
     M_WINNER,
+    P_FAMILY,
     P_N_PLAYERS,
     PH_AUCTION,
     PH_OVER,
     PH_PLAY,
+    R_ASHKAL,
+    R_BALOOT_SEAT,
     R_BIDDER,
+    R_CARD_PTS,
     R_CONTRACT,
     R_DEALER,
+    R_DOUBLE,
+    R_FACE_UP,
     R_FORCED_JOKER,
+    R_GAHWA,
     R_HAND,
     R_HAND_IDX,
     R_JOKER_FORCED,
     R_JOKER_LEADS,
+    R_KABOOT,
     R_MADE,
     R_MALZOOM,
     R_MATCH,
     R_MATCH_WINNER,
+    R_MODE,
     R_N_ACTIONS,
     R_N_DONE,
     R_POINTS,
+    R_PROJ_GP,
+    R_PROJ_TEAM,
     R_SCORE_AFTER,
     R_SCORE_BEFORE,
     R_TRICKS,
@@ -87,7 +111,7 @@ def play_random(
     t = 0
     trace = actions.shape[0] > 0
     while S[S_PHASE] != PH_OVER:
-        mask = legal_mask(S, P)
+        mask = legal_mask(S, P, STR)
         choices = mask
         if pass_permille >= 0 and S[S_PHASE] == PH_AUCTION and (mask & 1) != 0 and mask != 1:
             choices = 1 if below(rng, 1000) < pass_permille else mask ^ 1
@@ -101,13 +125,16 @@ def play_random(
 
 
 @jit
-def record_hand(row: np.ndarray, S: np.ndarray, hands: np.ndarray, n: int) -> None:
-    """Write the result of the finished hand ``S`` dealt as ``hands`` into ``row`` (int64[R_SIZE])."""
+def record_hand(row: np.ndarray, S: np.ndarray, P: np.ndarray, hands: np.ndarray, n: int) -> None:
+    """Write the result of the finished hand ``S`` dealt as ``hands`` into ``row`` (int64[R_SIZE]).
+
+    For Baloot the recorded hands are the eight cards each seat held after completion.
+    """
     row[R_DEALER] = S[S_DEALER]
     row[R_BIDDER] = S[S_BIDDER]
     row[R_CONTRACT] = S[S_HIGH_BID]
     row[R_MALZOOM] = S[S_MALZOOM]
-    row[R_TRUMP] = S[S_TRUMP]
+    row[R_TRUMP] = S[S_TRUMP] if S[S_TRUMP] < 4 else -1
     row[R_TRICKS] = S[S_TRICKS]
     row[R_TRICKS + 1] = S[S_TRICKS + 1]
     row[R_N_DONE] = S[S_N_DONE]
@@ -121,6 +148,25 @@ def record_hand(row: np.ndarray, S: np.ndarray, hands: np.ndarray, n: int) -> No
     row[R_N_ACTIONS] = S[S_N_ACTIONS]
     for seat in range(6):
         row[R_HAND + seat] = hands[seat] if seat < n else 0
+    if P[P_FAMILY] == FAMILY_BALOOT:
+        row[R_MODE] = S[B_MODE]
+        row[R_CARD_PTS] = S[B_CARD_PTS]
+        row[R_CARD_PTS + 1] = S[B_CARD_PTS + 1]
+        row[R_DOUBLE] = S[B_DOUBLE]
+        row[R_GAHWA] = S[B_GAHWA]
+        row[R_KABOOT] = S[B_KABOOT]
+        row[R_PROJ_TEAM] = S[B_PROJ_TEAM]
+        row[R_PROJ_GP] = S[B_PROJ_GP]
+        row[R_PROJ_GP + 1] = S[B_PROJ_GP + 1]
+        row[R_BALOOT_SEAT] = S[B_BALOOT_SEAT]
+        row[R_ASHKAL] = S[B_ASHKAL]
+        row[R_FACE_UP] = S[B_FACE_UP]
+        if S[B_MODE] != 0:
+            extra = np.zeros(4, dtype=np.int64)
+            completion_masks(S, extra)
+            for seat in range(4):
+                row[R_HAND + seat] |= extra[seat]
+            row[R_HAND + S[B_TAKER]] |= np.int64(1) << S[B_FACE_UP]
 
 
 @jit
@@ -137,10 +183,9 @@ def _random_hand_block(
     for i in range(lo, hi):
         seed_stream(rng, seed, first + i)
         dealer = below(rng, n)
-        deal(rng, P, dealer, deck, cards, hands)
-        new_hand(S, P, dealer, hands)
+        start_hand(S, P, rng, dealer, deck, cards, hands, 0, 0)
         play_random(S, P, STR, rng, no_trace, no_trace, -1)
-        record_hand(out[i], S, hands, n)
+        record_hand(out[i], S, P, hands, n)
 
 
 @jit_parallel
@@ -176,10 +221,13 @@ def random_hand_traced(
     legal: np.ndarray,
     S: np.ndarray,
     pass_permille: int,
+    score0: int,
+    score1: int,
 ) -> int:
     """Hand ``index`` of :func:`random_hands`, with its deal, actions and legal masks traced.
 
-    ``pass_permille`` is passed to :func:`play_random` (-1: uniform, the rows of ``random_hands``).
+    ``pass_permille`` is passed to :func:`play_random` (-1: uniform, the rows of ``random_hands``);
+    ``score0``/``score1`` are the match score before the hand (the Baloot Sun doubling gate).
     """
     n = P[P_N_PLAYERS]
     rng = np.empty(4, dtype=np.uint64)
@@ -187,8 +235,7 @@ def random_hand_traced(
     cards = np.empty_like(deck)
     seed_stream(rng, seed, index)
     dealer = below(rng, n)
-    deal(rng, P, dealer, deck, cards, hands)
-    new_hand(S, P, dealer, hands)
+    start_hand(S, P, rng, dealer, deck, cards, hands, score0, score1)
     return play_random(S, P, STR, rng, actions, legal, pass_permille)
 
 
@@ -229,11 +276,10 @@ def random_matches(
             row[R_SCORE_BEFORE + 1] = MS[M_SCORE + 1]
             row[R_HAND_IDX] = MS[M_N_HANDS]
             dealer = MS[M_DEALER]
-            deal(rng, P, dealer, deck, cards, hands)
-            new_hand(S, P, dealer, hands)
+            start_hand(S, P, rng, dealer, deck, cards, hands, MS[M_SCORE], MS[M_SCORE + 1])
             play_random(S, P, STR, rng, no_trace, no_trace, -1)
             apply_hand(MS, S, P)
-            record_hand(row, S, hands, n)
+            record_hand(row, S, P, hands, n)
             row[R_MATCH] = first + m
             row[R_SCORE_AFTER] = MS[M_SCORE]
             row[R_SCORE_AFTER + 1] = MS[M_SCORE + 1]

@@ -57,6 +57,7 @@ class Preset:
     instant_bid: int  # 2.10 Inzili
     draw_joker_rank: int  # 1.2 jokers above the Ace (14) / 2.2 joker = 15
     options: Mapping[str, Option] = field(default_factory=dict)
+    profiles: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ class Rules:
 
     @cached_property
     def tables(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(P, STR)``: rule parameters ``int64[P_SIZE]`` and strengths ``int64[4, 55]``."""
+        """``(P, STR)``: rule parameters ``int64[P_SIZE]`` and card tables ``int64[T_ROWS, T_COLS]``."""
         return compile_tables(self)
 
 
@@ -96,6 +97,7 @@ def compile_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """Compile ``rules`` into the kernel tables (see :mod:`kout_sim.engine.layout`)."""
     pre, opt = rules.preset, rules.options
     P = np.zeros(L.P_SIZE, dtype=np.int64)
+    P[L.P_FAMILY] = L.FAMILY_BALOOT if pre.family == "baloot" else L.FAMILY_KOUT
     P[L.P_N_PLAYERS] = pre.n_players
     P[L.P_N_TRICKS] = pre.n_tricks
     P[L.P_BID_MIN] = pre.bid_min
@@ -112,6 +114,9 @@ def compile_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     P[L.P_FREE_JOKER_HONOURS] = 4  # RULES.md 1.6(c): trump A K Q J
     P[L.P_PLAY_ALL] = int(bool(opt.get("play_all_tricks", False)))
     P[L.P_TARGET] = int(opt["target"])
+    for name, index, values in _BALOOT_CODES:
+        if name in opt:
+            P[index] = values[opt[name]]
     P[L.P_SIGNED_SCORE] = int(pre.signed_score)
     P[L.P_ROTATION] = pre.rotation
     P[L.P_BAWAN_FIRST] = pre.bawan_first_hand
@@ -136,7 +141,14 @@ def compile_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     for b, pts in pre.failed.items():
         P[L.P_FAILED + b] = pts
 
-    STR = np.zeros((C.N_SUITS, C.N_CARDS), dtype=np.int64)
+    STR = np.zeros((L.T_ROWS, L.T_COLS), dtype=np.int64)
+    if pre.family == "baloot":
+        _baloot_tables(rules, P, STR)
+        P.setflags(write=False)
+        STR.setflags(write=False)
+        return P, STR
+    for card in range(52):
+        STR[L.T_LED, card] = 1 + card % C.N_RANKS  # RULES.md 1.1, 2.7: by rank in the led suit
     for trump in range(C.N_SUITS):
         for r in range(C.N_RANKS):
             STR[trump, C.card_id(trump, r)] = L.STRENGTH_TRUMP_BASE + r
@@ -283,6 +295,187 @@ for _n, _ranks, _missing in _BH_DECKS:
     )
 
 
+# Baloot options as kernel parameters: (option, P index, value -> code)
+_BALOOT_CODES: tuple[tuple[str, int, Mapping[Any, int]], ...] = (
+    ("sun_before_you", L.P_SUN_BEFORE_YOU, {True: 1, False: 0}),
+    ("ace_sun_restriction", L.P_ACE_P1_ONLY, {"p1_only": 1, "none": 0}),
+    ("doubling", L.P_DOUBLING, {True: 1, False: 0}),
+    ("mercy", L.P_MERCY, {"partner_winning": 1, "none": 0}),
+    ("undertrump_required", L.P_UNDERTRUMP, {True: 1, False: 0}),
+    ("overtrump_on_trump_lead", L.P_OVERTRUMP_LEAD, {"vs_opponent": 0, "always": 1, "never": 2}),
+    ("baloot_on_loss", L.P_BALOOT_ON_LOSS, {"owner": 0, "void": 1, "winner": 2}),
+    ("tie", L.P_TIE, {"split": 0, "buyer_loses": 1, "buyer_loses_hokum_only": 2}),
+    ("kaboot_projects", L.P_KABOOT_ALL, {"all": 1, "own": 0}),
+    ("doubled_projects", L.P_DOUBLED_PROJ_MULT, {"by_level": 0, "multiplied": 1}),
+    ("gahwa", L.P_GAHWA_BANK, {"match": 0, "bank_152": 152}),
+)
+
+# RULES.md 3.1: (order in the trump suit, order in Sun / non-trump, points as trump, points else)
+_BALOOT_RANKS = {
+    "J": (8, 4, 20, 2),
+    "9": (7, 3, 14, 0),
+    "A": (6, 8, 11, 11),
+    "T": (5, 7, 10, 10),
+    "K": (4, 6, 4, 4),
+    "Q": (3, 5, 3, 3),
+    "8": (2, 2, 0, 0),
+    "7": (1, 1, 0, 0),
+}
+
+
+def _run_codes(pattern: int) -> list[int]:
+    """Project codes of the maximal runs (>= 3) of an 8-bit rank pattern (bit 0 = 7 .. bit 7 = A)."""
+    codes = []
+    i = 0
+    while i < 8:
+        if (pattern >> i) & 1:
+            j = i
+            while j + 1 < 8 and (pattern >> (j + 1)) & 1:
+                j += 1
+            length = j - i + 1
+            if length >= 3:
+                cls = (
+                    L.PROJ_SIRA if length == 3 else L.PROJ_FIFTY if length == 4 else L.PROJ_HUNDRED
+                )
+                codes.append(
+                    cls * 1000 + 100 + j
+                )  # RULES.md 3.5: a run longer than five is a Hundred
+            i = j + 1
+        else:
+            i += 1
+    return sorted(codes, reverse=True)
+
+
+def _baloot_tables(rules: Rules, P: np.ndarray, STR: np.ndarray) -> None:
+    """Card orders and points of RULES.md 3.1 and the run table of 3.5."""
+    for suit in range(C.N_SUITS):
+        for rank, (trump_order, plain_order, trump_pts, plain_pts) in _BALOOT_RANKS.items():
+            card = C.card_id(suit, C.RANKS.index(rank))
+            STR[L.T_LED, card] = plain_order
+            STR[L.T_POINTS + L.T_NO_TRUMP, card] = plain_pts
+            for trump in range(C.N_SUITS):
+                STR[L.T_POINTS + trump, card] = trump_pts if suit == trump else plain_pts
+            STR[suit, card] = L.STRENGTH_TRUMP_BASE + trump_order
+    for pattern in range(256):
+        codes = [*_run_codes(pattern), 0, 0]
+        STR[L.T_RUN1, pattern] = codes[0]
+        STR[L.T_RUN2, pattern] = codes[1]
+
+
+def _flag(name: str, meaning: str, default: bool) -> Option:
+    return Option(name, default, "true, false", meaning, boolean)
+
+
+def _pick(name: str, default: str, values: tuple[str, ...], meaning: str) -> Option:
+    return Option(name, default, ", ".join(values), meaning, choice(*values))
+
+
+_BALOOT_OPTIONS: dict[str, Option] = {
+    o.name: o
+    for o in (
+        _pick("profile", "ksa", ("ksa", "kammelna"), "rule profile (RULES.md 3): KSA or Kammelna"),
+        _flag(
+            "sun_before_you", "earlier passers may claim Sun ahead of a Sun caller (3.2.3)", True
+        ),
+        _pick(
+            "ace_sun_restriction",
+            "p1_only",
+            ("p1_only", "none"),
+            "face-up Ace: only P1 may turn a standing Hokum into Sun (3.2.4)",
+        ),
+        _flag("doubling", "the doubling ladder is played (3.3.4)", True),
+        _pick(
+            "mercy",
+            "partner_winning",
+            ("partner_winning", "none"),
+            "no duty to trump while the partner wins the trick (3.4.2)",
+        ),
+        _flag("undertrump_required", "unable to overtrump, a trump must still be played", False),
+        _pick(
+            "overtrump_on_trump_lead",
+            "vs_opponent",
+            ("vs_opponent", "always", "never"),
+            "duty to beat the winning trump when trump is led (3.4.3)",
+        ),
+        _pick(
+            "baloot_on_loss",
+            "owner",
+            ("owner", "void", "winner"),
+            "who scores a failed buyer's Baloot (3.6.3)",
+        ),
+        _pick(
+            "tie",
+            "split",
+            ("split", "buyer_loses", "buyer_loses_hokum_only"),
+            "an exact tie against the buyer (3.6.3)",
+        ),
+        _pick("kaboot_projects", "all", ("all", "own"), "projects scored with a kaboot (3.6.4)"),
+        _pick(
+            "doubled_projects",
+            "by_level",
+            ("by_level", "multiplied"),
+            "project multiplier in doubled hands: 2 at Double, 1 above; or the hand's (3.6.5)",
+        ),
+        _pick(
+            "gahwa",
+            "match",
+            ("match", "bank_152"),
+            "a Gahwa's winner wins the match, or banks 152 (3.6.5)",
+        ),
+        Option(
+            "target",
+            152,
+            "a positive integer (152 by default)",
+            "match points that win the match (3.6.6)",
+            positive_int,
+        ),
+        Option(
+            "first_dealer",
+            "random",
+            "random, or a seat 0..3",
+            "dealer of the first hand",
+            seat_or(4, "random"),
+        ),
+    )
+}
+
+_register(
+    Preset(
+        name="baloot",
+        family="baloot",
+        title="Saudi Baloot (Sun and Hokum), 4 players",
+        n_players=4,
+        deck_mask=_deck("789TJQKA", (), ()),
+        n_tricks=8,
+        bid_min=0,
+        bid_max=0,
+        bid_names={},
+        made={},
+        failed={},
+        joker_model=L.JOKER_LADDER,
+        malzoom=False,
+        trump_must_hold=False,
+        first_lead_offset=1,
+        signed_score=False,
+        rotation=L.ROTATE_NEXT,
+        bawan_first_hand=0,
+        kout_at=0,
+        instant_bid=0,
+        draw_joker_rank=15,
+        options=_BALOOT_OPTIONS,
+        profiles={
+            "ksa": {},
+            "kammelna": {
+                "baloot_on_loss": "winner",
+                "tie": "buyer_loses_hokum_only",
+                "doubled_projects": "multiplied",
+                "gahwa": "bank_152",
+            },
+        },
+    )
+)
+
+
 def preset_names() -> list[str]:
     """Names of every preset, sorted."""
     return sorted(PRESETS)
@@ -305,4 +498,10 @@ def get_rules(name: object, options: Mapping[str, Any] | None = None) -> Rules:
         what is valid.
     """
     preset = get_preset(name)
-    return Rules(preset, resolve_options(preset.name, preset.options, options))
+    resolved = resolve_options(preset.name, preset.options, options)
+    if "profile" in resolved:
+        # a profile changes defaults; an option given explicitly wins over it
+        for key, value in preset.profiles[resolved["profile"]].items():
+            if options is None or key not in options:
+                resolved[key] = value
+    return Rules(preset, resolved)

@@ -9,11 +9,27 @@ import numpy as np
 from kout_sim import cards as C
 from kout_sim import reference as R
 from kout_sim.engine import layout as L
+from kout_sim.engine.baloot import completion_masks
 from kout_sim.engine.play import random_hand_traced
 from kout_sim.engine.step import NumbaHand, actions_of_mask, decode_action
 from kout_sim.rules import get_rules
 from kout_sim.sim import play_random_matches
 
+SCORES = ((0, 0), (120, 40), (40, 120), (101, 100), (150, 150))
+BALOOT_KEYS = (
+    "mode",
+    "buyer",
+    "ashkal",
+    "void",
+    "card_points",
+    "projects",
+    "baloot",
+    "kaboot",
+    "double",
+    "gahwa",
+    "closed",
+    "game_points",
+)
 RESULT_KEYS = (
     "bidder",
     "contract",
@@ -50,18 +66,34 @@ def compare_hands(
     legal = np.zeros(128, dtype=np.int64)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
     opts = dict(rules.options)
+    baloot = rules.preset.family == "baloot"
     n_actions = 0
     events = {"permitted_joker_lead": 0, "rankless_joker_lead": 0, "forced_joker_lead": 0}
     for i in range(n_hands):
         bias = pass_permille if pass_permille >= 0 else (800 if i % 2 else -1)
-        k = int(random_hand_traced(P, STR, seed, i, hands, actions, legal, S, bias))
+        score = SCORES[i % len(SCORES)] if baloot else (0, 0)
+        k = int(random_hand_traced(P, STR, seed, i, hands, actions, legal, S, bias, *score))
         dealer = int(S[L.S_DEALER])
         texts = [C.format_mask(int(hands[s])) for s in range(n)]
-        ref = R.RefHand(preset, opts, dealer, texts)
+        if baloot:
+            completion = np.zeros(4, dtype=np.int64)
+            if S[L.B_MODE] != 0:
+                completion_masks(S, completion)
+            ref = R.RefHand(
+                preset,
+                opts,
+                dealer,
+                texts,
+                face_up=C.format_card(int(S[L.B_FACE_UP])),
+                completion=[C.format_mask(int(m)) for m in completion] if S[L.B_MODE] else None,
+                match_score=list(score),
+            )
+        else:
+            ref = R.RefHand(preset, opts, dealer, texts)
         for t in range(k):
-            phase, action = decode_action(int(actions[t]))
-            assert ref.phase == phase, f"hand {i} action {t}: phase {ref.phase} vs {phase}"
-            numba_legal = actions_of_mask(phase, int(legal[t]))
+            action = decode_action(int(actions[t]), baloot)
+            phase = ref.phase
+            numba_legal = actions_of_mask(phase, int(legal[t]), baloot)
             ref_legal = ref.legal_actions()
             assert sorted(map(str, ref_legal)) == sorted(map(str, numba_legal)), (
                 f"{preset} seed {seed} hand {i} action {t} seat {ref.to_act}: "
@@ -69,9 +101,7 @@ def compare_hands(
             )
             ref.apply(action)
         assert ref.phase == "over", f"hand {i}: reference not over after {k} actions"
-        mine = NumbaHand.__new__(NumbaHand)
-        mine.S = S
-        got, want = mine.result(), ref.result()
+        got, want = NumbaHand.from_state(rules, S).result(), ref.result()
         for key in RESULT_KEYS:
             assert got[key] == want[key], (
                 f"{preset} hand {i} {key}: numba {got[key]} vs ref {want[key]}"
@@ -80,6 +110,22 @@ def compare_hands(
         events["permitted_joker_lead"] += S[L.S_JOKER_LEADS] != 0
         events["rankless_joker_lead"] += S[L.S_JOKER_FORCED] != 0
         events["forced_joker_lead"] += S[L.S_FORCED_JOKER] != 0
+        if baloot:
+            for key, flag in (
+                ("void", bool(S[L.B_VOID])),
+                ("sun", S[L.B_MODE] == L.MODE_SUN),
+                ("hokum", S[L.B_MODE] == L.MODE_HOKUM),
+                ("ashkal", bool(S[L.B_ASHKAL])),
+                ("doubled", S[L.B_DOUBLE] > 1),
+                ("four", S[L.B_DOUBLE] == 4),
+                ("gahwa", bool(S[L.B_GAHWA])),
+                ("closed", bool(S[L.B_CLOSED])),
+                ("kaboot", S[L.B_KABOOT] >= 0),
+                ("projects", S[L.B_PROJ_TEAM] >= 0),
+                ("baloot", S[L.B_BALOOT_SEAT] >= 0),
+                ("failed", S[L.S_MADE] == 0),
+            ):
+                events[key] = events.get(key, 0) + int(flag)
     return n_actions, events
 
 
@@ -91,7 +137,7 @@ def result_of_row(row: np.ndarray) -> dict[str, Any]:
         "bidder": int(row[L.R_BIDDER]),
         "contract": int(row[L.R_CONTRACT]),
         "malzoom": bool(row[L.R_MALZOOM]),
-        "trump": C.SUITS[int(row[L.R_TRUMP])],
+        "trump": C.SUITS[int(row[L.R_TRUMP])] if row[L.R_TRUMP] >= 0 else None,
         "tricks": [int(row[L.R_TRICKS]), int(row[L.R_TRICKS + 1])],
         "made": None if made < 0 else bool(made),
         "points": [int(row[L.R_POINTS]), int(row[L.R_POINTS + 1])],

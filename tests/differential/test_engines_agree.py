@@ -4,7 +4,21 @@ import pytest
 
 from ._diff import compare_hands, compare_matches
 
-PRESETS = ["kout_bo_4", "kout_bo_6", "kout_bh_4", "kout_bh_6"]
+PRESETS = ["kout_bo_4", "kout_bo_6", "kout_bh_4", "kout_bh_6", "baloot"]
+BALOOT_EVENTS = (
+    "void",
+    "sun",
+    "hokum",
+    "ashkal",
+    "doubled",
+    "four",
+    "gahwa",
+    "closed",
+    "kaboot",
+    "projects",
+    "baloot",
+    "failed",
+)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -15,8 +29,13 @@ def test_random_hands_agree(preset: str) -> None:
     if preset.startswith("kout_bo"):
         assert events["permitted_joker_lead"] > 100  # RULES.md 1.6, 1.7
         assert events["rankless_joker_lead"] > 0  # RULES.md 1.8
-    else:
+    elif preset.startswith("kout_bh"):
         assert events["forced_joker_lead"] > 10  # RULES.md 2.8
+    else:
+        # every branch of RULES.md 3.2-3.6: void hands, both modes, Ashkal, the doubling ladder up
+        # to Gahwa, closed hands, kaboot, projects, Baloot, failed buyers
+        for event in BALOOT_EVENTS:
+            assert events[event] > 10, event
 
 
 @pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bo_6"])
@@ -33,9 +52,31 @@ def test_random_matches_agree(preset: str) -> None:
     assert n_hands > 2_000
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"profile": "kammelna"},
+        {"mercy": "none", "undertrump_required": True, "overtrump_on_trump_lead": "always"},
+        {
+            "overtrump_on_trump_lead": "never",
+            "sun_before_you": False,
+            "ace_sun_restriction": "none",
+            "tie": "buyer_loses",
+            "kaboot_projects": "own",
+            "baloot_on_loss": "void",
+            "doubling": False,
+        },
+        {"tie": "buyer_loses_hokum_only", "baloot_on_loss": "winner", "gahwa": "bank_152"},
+    ],
+    ids=["kammelna", "strict-trumping", "lenient", "mixed"],
+)
+def test_random_baloot_hands_agree_with_options(options: dict) -> None:
+    compare_hands("baloot", 3_000, seed=15, options=options)
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_random_matches_agree_other_target(preset: str) -> None:
-    target = 51 if preset.startswith("kout_bo") else 101
+    target = {"kout_bo": 51, "kout_bh": 101, "baloot": 101}[preset[:7]]
     compare_matches(preset, 1_000, seed=14, options={"target": target, "first_dealer": "random"})
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kout_sim import cards as C
-from kout_sim.engine import kout
+from kout_sim.engine import baloot, game, kout
 from kout_sim.engine import layout as L
 from kout_sim.engine.play import random_hand_traced
 from kout_sim.rules import get_rules
@@ -28,7 +28,11 @@ def test_invariants_hold_at_every_step(preset: str) -> None:
     legal = np.zeros(128, dtype=np.int64)
     trace_state = np.zeros(L.S_SIZE, dtype=np.int64)
     for i in range(1_500):
-        k = int(random_hand_traced(P, STR, 5, i, hands, actions, legal, trace_state, 800 * (i % 2)))
+        k = int(
+            random_hand_traced(
+                P, STR, 5, i, hands, actions, legal, trace_state, 800 * (i % 2), 0, 0
+            )
+        )
         dealer = int(trace_state[L.S_DEALER])
         # the deal: every card of the deck once, n_tricks to each seat
         dealt = [int(h) for h in hands[:n]]
@@ -38,14 +42,14 @@ def test_invariants_hold_at_every_step(preset: str) -> None:
         kout.new_hand(S, P, dealer, hands)
         played_by: dict[int, int] = {}
         for t in range(k):
-            assert int(kout.legal_mask(S, P)) == int(legal[t])  # step API = batch kernel
+            assert int(game.legal_mask(S, P, STR)) == int(legal[t])  # step API = batch kernel
             seat = int(S[L.S_TO_ACT])
             action = int(actions[t])
             if action < L.CALL:
                 hand = int(S[L.S_HAND + seat])
                 assert legal[t] != 0 and (int(legal[t]) & ~hand) == 0  # legal is within the hand
                 played_by[action] = seat
-                kout.apply_action(S, P, STR, action)
+                game.apply_action(S, P, STR, action)
                 # each card once; held + played = dealt
                 in_trick = [int(c) for c in S[L.S_TRICK : L.S_TRICK + int(S[L.S_N_IN_TRICK])]]
                 held = int(np.bitwise_or.reduce(S[L.S_HAND : L.S_HAND + n]))
@@ -54,7 +58,7 @@ def test_invariants_hold_at_every_step(preset: str) -> None:
                 # one card per seat per trick
                 assert len({played_by[c] for c in in_trick}) == len(in_trick)
             else:
-                kout.apply_action(S, P, STR, action - L.CALL)
+                game.apply_action(S, P, STR, action - L.CALL)
             done = int(S[L.S_N_DONE])
             assert int(S[L.S_TRICKS]) + int(S[L.S_TRICKS + 1]) == done
             assert all(_popcount(int(S[L.S_HAND + s])) >= n_tricks - done - 1 for s in range(n))
@@ -67,3 +71,48 @@ def test_invariants_hold_at_every_step(preset: str) -> None:
             team = int(S[L.S_BIDDER]) & 1
             assert bool(S[L.S_MADE]) == (points[team] > 0)
             assert bool(S[L.S_MADE]) == (int(S[L.S_TRICKS + team]) >= int(S[L.S_HIGH_BID]))
+
+
+def test_baloot_invariants_hold_at_every_step() -> None:
+    rules = get_rules("baloot")
+    P, STR = rules.tables
+    hands = np.zeros(6, dtype=np.int64)
+    actions = np.zeros(128, dtype=np.int64)
+    legal = np.zeros(128, dtype=np.int64)
+    traced = np.zeros(L.S_SIZE, dtype=np.int64)
+    scores = ((0, 0), (120, 40), (150, 150))
+    for i in range(1_500):
+        score = scores[i % 3]
+        k = int(
+            random_hand_traced(P, STR, 6, i, hands, actions, legal, traced, 500 * (i % 2), *score)
+        )
+        S = np.zeros(L.S_SIZE, dtype=np.int64)
+        # replay the traced decisions from the same deal through the step kernels
+        baloot.new_hand(S, int(traced[L.S_DEALER]), hands, int(traced[L.B_FACE_UP]), *score)
+        S[L.B_STOCK : L.B_STOCK + 11] = traced[L.B_STOCK : L.B_STOCK + 11]
+        assert all(_popcount(int(h)) == 5 for h in hands[:4])
+        n_plays = 0
+        for t in range(k):
+            assert int(game.legal_mask(S, P, STR)) == int(legal[t])
+            action = int(actions[t])
+            if action < L.CALL:
+                seat = int(S[L.S_TO_ACT])
+                hand = int(S[L.S_HAND + seat])
+                assert _popcount(hand) == 8 - int(S[L.S_N_DONE])  # eight cards after completion
+                assert (int(legal[t]) & ~hand) == 0
+                game.apply_action(S, P, STR, action)
+                n_plays += 1
+                held = int(np.bitwise_or.reduce(S[L.S_HAND : L.S_HAND + 4]))
+                trick = C.mask_of(int(c) for c in S[L.S_TRICK : L.S_TRICK + int(S[L.S_N_IN_TRICK])])
+                assert held | int(S[L.S_PLAYED]) | trick == rules.deck_mask
+                assert held & (int(S[L.S_PLAYED]) | trick) == 0
+            else:
+                game.apply_action(S, P, STR, action - L.CALL)
+        assert S[L.S_PHASE] == L.PH_OVER and np.array_equal(S, traced)
+        if S[L.B_VOID]:
+            assert n_plays == 0 and S[L.S_POINTS] == S[L.S_POINTS + 1] == 0
+            continue
+        assert n_plays == 32 and int(S[L.S_TRICKS]) + int(S[L.S_TRICKS + 1]) == 8
+        total = 130 if S[L.B_MODE] == L.MODE_SUN else 162  # RULES.md 3.1, 3.6.1
+        assert int(S[L.B_CARD_PTS]) + int(S[L.B_CARD_PTS + 1]) == total
+        assert S[L.S_POINTS] >= 0 and S[L.S_POINTS + 1] >= 0

@@ -9,7 +9,7 @@ from kout_sim.engine import layout as L
 from kout_sim.rules import get_rules
 from kout_sim.sim import available_workers, play_random_hands, play_random_matches
 
-PRESETS = ["kout_bo_4", "kout_bo_6", "kout_bh_4", "kout_bh_6"]
+PRESETS = ["kout_bo_4", "kout_bo_6", "kout_bh_4", "kout_bh_6", "baloot"]
 WORKERS = [1, 2] if available_workers() >= 2 else [1]
 
 

@@ -1,0 +1,682 @@
+"""Kernels of Saudi Baloot (RULES.md §3; the exact sequences are fixed in docs/baloot.md).
+
+Same conventions as :mod:`.kout`: state ``S``, rule parameters ``P``, card tables ``STR``; the trick
+machinery (``trick_winner_idx``) is shared with the Kout family, everything else is Baloot's own.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit, lowest_bit
+from .kout import trick_winner_idx
+from .layout import (
+    B_ASHKAL,
+    B_BALOOT_SEAT,
+    B_BALOOT_TO,
+    B_CARD_PTS,
+    B_CLOSED,
+    B_DBL_STAGE,
+    B_DOUBLE,
+    B_DOUBLER,
+    B_FACE_UP,
+    B_GAHWA,
+    B_HOKUM_BIDDER,
+    B_HOKUM_SUIT,
+    B_KABOOT,
+    B_MATCH_SCORE,
+    B_MODE,
+    B_PASSED,
+    B_PROJ,
+    B_PROJ_GP,
+    B_PROJ_RAW,
+    B_PROJ_TEAM,
+    B_ROUND,
+    B_STAGE,
+    B_STOCK,
+    B_SUN_ASHKAL,
+    B_SUN_CALLER,
+    B_TAKER,
+    B_VOID,
+    BC_ASHKAL,
+    BC_CONFIRM,
+    BC_DOUBLE,
+    BC_DOUBLE_CLOSED,
+    BC_FOUR,
+    BC_FOUR_CLOSED,
+    BC_GAHWA,
+    BC_HOKUM,
+    BC_HOKUM_SUIT,
+    BC_PASS,
+    BC_SUN,
+    BC_TRIPLE,
+    MODE_HOKUM,
+    MODE_SUN,
+    P_ACE_P1_ONLY,
+    P_BALOOT_ON_LOSS,
+    P_DOUBLED_PROJ_MULT,
+    P_DOUBLING,
+    P_GAHWA_BANK,
+    P_KABOOT_ALL,
+    P_MERCY,
+    P_OVERTRUMP_LEAD,
+    P_SUIT_MASK,
+    P_SUN_BEFORE_YOU,
+    P_TIE,
+    P_UNDERTRUMP,
+    PH_AUCTION,
+    PH_COMPLETION,
+    PH_DOUBLING,
+    PH_OVER,
+    PH_PLAY,
+    PROJ_FOUR_HUNDRED,
+    PROJ_HUNDRED,
+    S_BIDDER,
+    S_DEALER,
+    S_HAND,
+    S_LEADER,
+    S_LED,
+    S_MADE,
+    S_MATCH_WINNER,
+    S_N_ACTIONS,
+    S_N_DONE,
+    S_N_IN_TRICK,
+    S_PHASE,
+    S_PLAYED,
+    S_POINTS,
+    S_TO_ACT,
+    S_TRICK,
+    S_TRICKS,
+    S_TRUMP,
+    S_WINNERS,
+    T_LED,
+    T_NO_TRUMP,
+    T_POINTS,
+    T_RUN1,
+    T_RUN2,
+)
+
+ONE = np.int64(1)
+PROJ_RAW = (0, 20, 50, 100, 200)  # RULES.md 3.5 raw values by project class
+PROJ_GP_HOKUM = (0, 2, 5, 10, 0)
+PROJ_GP_SUN = (0, 4, 10, 20, 40)
+
+
+@jit
+def prio(seat: int, dealer: int) -> int:
+    """RULES.md 3.2.2: priority index of a seat (0 = P1 = dealer+1 .. 3 = P4 = the dealer)."""
+    return (seat - dealer + 3) % 4
+
+
+@jit
+def seat_of(p: int, dealer: int) -> int:
+    """The seat with priority index ``p``."""
+    return (dealer + 1 + p) % 4
+
+
+@jit
+def new_hand(
+    S: np.ndarray, dealer: int, hands: np.ndarray, face_up: int, score0: int, score1: int
+) -> None:
+    """Reset ``S`` to the auction of a hand: 5-card ``hands``, ``face_up``, the match score."""
+    S[:] = 0
+    S[S_PHASE] = PH_AUCTION
+    S[S_DEALER] = dealer
+    S[S_TO_ACT] = (dealer + 1) % 4
+    S[S_BIDDER] = -1
+    S[S_TRUMP] = -1
+    S[S_LED] = -1
+    S[S_MADE] = -1
+    S[S_MATCH_WINNER] = -1
+    S[B_FACE_UP] = face_up
+    S[B_ROUND] = 1
+    S[B_HOKUM_BIDDER] = -1
+    S[B_SUN_CALLER] = -1
+    S[B_TAKER] = -1
+    S[B_DOUBLER] = -1
+    S[B_DOUBLE] = 1
+    S[B_PROJ_TEAM] = -1
+    S[B_BALOOT_SEAT] = -1
+    S[B_KABOOT] = -1
+    S[B_BALOOT_TO] = -1
+    S[B_MATCH_SCORE] = score0
+    S[B_MATCH_SCORE + 1] = score1
+    for seat in range(4):
+        S[S_HAND + seat] = hands[seat]
+
+
+# ---- auction (RULES.md 3.2) ----------------------------------------------------------------------
+
+
+@jit
+def _sun_allowed(S: np.ndarray, P: np.ndarray, seat: int) -> bool:
+    # 3.2.4: with a face-up Ace, only P1 may turn a standing Hokum into Sun
+    if S[B_HOKUM_BIDDER] >= 0 and P[P_ACE_P1_ONLY] != 0 and S[B_FACE_UP] % 13 == 12:
+        return prio(seat, S[S_DEALER]) == 0
+    return True
+
+
+@jit
+def _auction_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
+    seat = S[S_TO_ACT]
+    stage = S[B_STAGE]
+    if stage == 1:
+        return (ONE << BC_PASS) | (ONE << BC_SUN)  # a Sun-before-you claim
+    if stage == 2:
+        mask = ONE << BC_CONFIRM  # the Hokum bidder confirms or switches
+        if _sun_allowed(S, P, seat):
+            mask |= ONE << BC_SUN
+        return mask
+    mask = ONE << BC_PASS
+    if _sun_allowed(S, P, seat):
+        mask |= ONE << BC_SUN
+        if prio(seat, S[S_DEALER]) >= 2:
+            mask |= ONE << BC_ASHKAL  # 3.2.3: Ashkal for P3 and P4 only
+    if S[B_HOKUM_BIDDER] < 0:
+        if S[B_ROUND] == 1:
+            mask |= ONE << BC_HOKUM
+        else:
+            face_suit = S[B_FACE_UP] // 13
+            for suit in range(4):
+                if suit != face_suit:
+                    mask |= ONE << (BC_HOKUM_SUIT + suit)  # 3.2.5: another suit
+    return mask
+
+
+@jit
+def _doubling_calls(S: np.ndarray) -> np.int64:
+    stage = S[B_DBL_STAGE]
+    if stage <= 1:
+        mask = (ONE << BC_PASS) | (ONE << BC_DOUBLE)
+        if S[B_MODE] == MODE_HOKUM:
+            mask |= ONE << BC_DOUBLE_CLOSED
+        return mask
+    if stage == 2:
+        return (ONE << BC_PASS) | (ONE << BC_TRIPLE)
+    if stage == 3:
+        return (ONE << BC_PASS) | (ONE << BC_FOUR) | (ONE << BC_FOUR_CLOSED)
+    return (ONE << BC_PASS) | (ONE << BC_GAHWA)
+
+
+@jit
+def _buy(S: np.ndarray, seat: int, mode: int, ashkal: int, suit: int) -> None:
+    S[B_MODE] = mode
+    S[S_BIDDER] = seat
+    S[B_ASHKAL] = ashkal
+    S[S_TRUMP] = suit if mode == MODE_HOKUM else T_NO_TRUMP
+    S[B_TAKER] = (seat + 2) % 4 if ashkal != 0 else seat  # 3.2.6
+    S[S_PHASE] = PH_COMPLETION
+    S[S_TO_ACT] = -1
+
+
+@jit
+def _end_round(S: np.ndarray) -> None:
+    if S[B_HOKUM_BIDDER] >= 0:
+        S[B_STAGE] = 2
+        S[S_TO_ACT] = S[B_HOKUM_BIDDER]
+    elif S[B_ROUND] == 1:
+        S[B_ROUND] = 2  # 3.2.5: all passed: round two from P1
+        S[B_PASSED] = 0
+        S[S_TO_ACT] = (S[S_DEALER] + 1) % 4
+    else:
+        S[B_VOID] = 1  # 3.2.5: passed twice: the hand is void
+        S[S_PHASE] = PH_OVER
+        S[S_TO_ACT] = -1
+
+
+@jit
+def _next_claimer(S: np.ndarray, first: int) -> int:
+    """Earliest seat from priority ``first`` up to the Sun caller that passed this round."""
+    dealer = S[S_DEALER]
+    caller = prio(S[B_SUN_CALLER], dealer)
+    for p in range(first, caller):
+        seat = seat_of(p, dealer)
+        if (S[B_PASSED] >> seat) & 1:
+            return seat
+    return -1
+
+
+@jit
+def _apply_auction(S: np.ndarray, P: np.ndarray, call: int) -> None:
+    seat = S[S_TO_ACT]
+    stage = S[B_STAGE]
+    if stage == 1:
+        if call == BC_SUN:
+            _buy(S, seat, MODE_SUN, 0, -1)  # claimed ahead of the caller
+            return
+        nxt = _next_claimer(S, prio(seat, S[S_DEALER]) + 1)
+        if nxt >= 0:
+            S[S_TO_ACT] = nxt
+        else:
+            _buy(S, S[B_SUN_CALLER], MODE_SUN, S[B_SUN_ASHKAL], -1)
+        return
+    if stage == 2:
+        if call == BC_CONFIRM:
+            _buy(S, seat, MODE_HOKUM, 0, S[B_HOKUM_SUIT])
+        else:
+            _buy(S, seat, MODE_SUN, 0, -1)
+        return
+    if call == BC_SUN or call == BC_ASHKAL:
+        S[B_SUN_CALLER] = seat
+        S[B_SUN_ASHKAL] = 1 if call == BC_ASHKAL else 0
+        if P[P_SUN_BEFORE_YOU] != 0:
+            first = _next_claimer(S, 0)
+            if first >= 0:
+                S[B_STAGE] = 1
+                S[S_TO_ACT] = first
+                return
+        _buy(S, seat, MODE_SUN, S[B_SUN_ASHKAL], -1)
+        return
+    if call == BC_PASS:
+        S[B_PASSED] |= ONE << seat
+    elif call == BC_HOKUM:
+        S[B_HOKUM_BIDDER] = seat
+        S[B_HOKUM_SUIT] = S[B_FACE_UP] // 13
+    else:
+        S[B_HOKUM_BIDDER] = seat
+        S[B_HOKUM_SUIT] = call - BC_HOKUM_SUIT
+    if prio(seat, S[S_DEALER]) == 3:
+        _end_round(S)
+    else:
+        S[S_TO_ACT] = (seat + 1) % 4
+
+
+# ---- completion, projects, doubling (RULES.md 3.2.6, 3.3, 3.5) -----------------------------------
+
+
+@jit
+def completion_masks(S: np.ndarray, out: np.ndarray) -> None:
+    """The cards each seat receives from the stock ``S[B_STOCK:]``, dealt in priority order."""
+    dealer = S[S_DEALER]
+    k = 0
+    for p in range(4):
+        seat = seat_of(p, dealer)
+        out[seat] = 0
+        need = 2 if seat == S[B_TAKER] else 3
+        for _ in range(need):
+            out[seat] |= ONE << S[B_STOCK + k]
+            k += 1
+
+
+@jit
+def _reading(hand: int, STR: np.ndarray, sun: bool) -> tuple[int, int, int]:
+    """A player's project reading (RULES.md 3.5.1): (best code, second code, raw total)."""
+    quads = 0
+    for r in range(3, 8):  # four of a kind: T J Q K A
+        rank_idx = r + 5
+        if (
+            (hand >> rank_idx)
+            & (hand >> (13 + rank_idx))
+            & (hand >> (26 + rank_idx))
+            & (hand >> (39 + rank_idx))
+            & 1
+        ):
+            quads |= 1 << r
+    best_raw = -1
+    best1 = 0
+    best2 = 0
+    sub = quads
+    while True:
+        rest = hand
+        c1 = 0
+        c2 = 0
+        q = sub
+        while q != 0:
+            r = lowest_bit(q)
+            q &= q - 1
+            rest &= ~((ONE << (r + 5)) * ((ONE << 0) | (ONE << 13) | (ONE << 26) | (ONE << 39)))
+            cls = PROJ_FOUR_HUNDRED if (sun and r == 7) else PROJ_HUNDRED
+            code = cls * 1000 + r
+            if code > c1:
+                c2 = c1
+                c1 = code
+            elif code > c2:
+                c2 = code
+        for suit in range(4):
+            pattern = (rest >> (13 * suit + 5)) & 0xFF
+            for row in (T_RUN1, T_RUN2):
+                code = STR[row, pattern]
+                if code > c1:
+                    c2 = c1
+                    c1 = code
+                elif code > c2:
+                    c2 = code
+        raw = PROJ_RAW[c1 // 1000] + PROJ_RAW[c2 // 1000]
+        if raw > best_raw or (raw == best_raw and c1 > best1):
+            best_raw = raw
+            best1 = c1
+            best2 = c2
+        if sub == 0:
+            break
+        sub = (sub - 1) & quads
+    return best1, best2, best_raw
+
+
+@jit
+def _projects(S: np.ndarray, STR: np.ndarray) -> None:
+    sun = S[B_MODE] == MODE_SUN
+    dealer = S[S_DEALER]
+    best_seat = -1
+    best_code = 0
+    for p in range(4):
+        seat = seat_of(p, dealer)
+        c1, c2, _ = _reading(S[S_HAND + seat], STR, sun)
+        S[B_PROJ + 2 * seat] = c1
+        S[B_PROJ + 2 * seat + 1] = c2
+        if c1 > best_code:  # strict: an exact tie stays with the earlier priority
+            best_code = c1
+            best_seat = seat
+    if best_seat >= 0:
+        team = best_seat & 1
+        S[B_PROJ_TEAM] = team
+        for seat in (team, team + 2):
+            for k in range(2):
+                cls = S[B_PROJ + 2 * seat + k] // 1000
+                S[B_PROJ_RAW + team] += PROJ_RAW[cls]
+                S[B_PROJ_GP + team] += PROJ_GP_SUN[cls] if sun else PROJ_GP_HOKUM[cls]
+    if not sun:
+        trump = S[S_TRUMP]
+        king = ONE << (13 * trump + 11)
+        queen = ONE << (13 * trump + 10)
+        for seat in range(4):
+            hand = S[S_HAND + seat]
+            if (hand & king) != 0 and (hand & queen) != 0:
+                four_k = (hand >> 11) & (hand >> 24) & (hand >> 37) & (hand >> 50) & 1
+                four_q = (hand >> 10) & (hand >> 23) & (hand >> 36) & (hand >> 49) & 1
+                if four_k == 0 and four_q == 0:
+                    S[B_BALOOT_SEAT] = seat  # 3.5.2
+
+
+@jit
+def _start_play(S: np.ndarray) -> None:
+    S[S_PHASE] = PH_PLAY
+    leader = (S[S_DEALER] + 1) % 4  # 3.2.6: P1 leads the first trick
+    S[S_LEADER] = leader
+    S[S_TO_ACT] = leader
+
+
+@jit
+def complete(S: np.ndarray, P: np.ndarray, STR: np.ndarray, completion: np.ndarray) -> None:
+    """Give each seat its completion cards (int64[4] masks, without the face-up card)."""
+    for seat in range(4):
+        S[S_HAND + seat] |= completion[seat]
+    S[S_HAND + S[B_TAKER]] |= ONE << S[B_FACE_UP]
+    _projects(S, STR)
+    buyer_team = S[S_BIDDER] & 1
+    can_double = P[P_DOUBLING] != 0
+    if S[B_MODE] == MODE_SUN:
+        # 3.3.2: Sun doubling only with the buyer's team above 100 and the other at 100 or less
+        can_double = (
+            can_double
+            and S[B_MATCH_SCORE + buyer_team] > 100
+            and S[B_MATCH_SCORE + 1 - buyer_team] <= 100
+        )
+    if not can_double:
+        _start_play(S)
+        return
+    S[S_PHASE] = PH_DOUBLING
+    S[B_DBL_STAGE] = 0
+    dealer = S[S_DEALER]
+    for p in range(4):
+        seat = seat_of(p, dealer)
+        if (seat & 1) != buyer_team:
+            S[S_TO_ACT] = seat  # the first opponent in priority order
+            return
+
+
+@jit
+def complete_from_stock(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
+    """Completion from the shuffled stock (simulation)."""
+    masks = np.zeros(4, dtype=np.int64)
+    completion_masks(S, masks)
+    complete(S, P, STR, masks)
+
+
+@jit
+def _apply_doubling(S: np.ndarray, call: int) -> None:
+    seat = S[S_TO_ACT]
+    stage = S[B_DBL_STAGE]
+    if call == BC_PASS:
+        if stage == 0:
+            S[B_DBL_STAGE] = 1
+            S[S_TO_ACT] = (seat + 2) % 4  # the other opponent
+        else:
+            _start_play(S)
+        return
+    if call == BC_DOUBLE or call == BC_DOUBLE_CLOSED:
+        S[B_DOUBLER] = seat
+        S[B_DOUBLE] = 2
+        S[B_CLOSED] = 1 if call == BC_DOUBLE_CLOSED else 0
+        if S[B_MODE] == MODE_SUN:
+            _start_play(S)  # 3.3.2: Sun stops at Double
+        else:
+            S[B_DBL_STAGE] = 2
+            S[S_TO_ACT] = S[S_BIDDER]
+    elif call == BC_TRIPLE:
+        S[B_DOUBLE] = 3
+        S[B_CLOSED] = 0
+        S[B_DBL_STAGE] = 3
+        S[S_TO_ACT] = S[B_DOUBLER]
+    elif call == BC_FOUR or call == BC_FOUR_CLOSED:
+        S[B_DOUBLE] = 4
+        S[B_CLOSED] = 1 if call == BC_FOUR_CLOSED else 0
+        S[B_DBL_STAGE] = 4
+        S[S_TO_ACT] = S[S_BIDDER]
+    else:
+        S[B_GAHWA] = 1
+        S[B_CLOSED] = 0
+        _start_play(S)
+
+
+# ---- play (RULES.md 3.4) ---------------------------------------------------------------------------
+
+
+@jit
+def _strength(STR: np.ndarray, trow: int, led: int, card: int) -> int:
+    s = STR[trow, card]
+    if s == 0 and card // 13 == led:
+        s = STR[T_LED, card]
+    return s
+
+
+@jit
+def _higher_trumps(mask: int, STR: np.ndarray, trow: int, than: int) -> np.int64:
+    out = np.int64(0)
+    m = mask
+    while m != 0:
+        card = lowest_bit(m)
+        m &= m - 1
+        if STR[trow, card] > than:
+            out |= ONE << card
+    return out
+
+
+@jit
+def legal_cards(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
+    """Mask of the cards the seat to act may play."""
+    seat = S[S_TO_ACT]
+    hand = S[S_HAND + seat]
+    trow = S[S_TRUMP]
+    hokum = S[B_MODE] == MODE_HOKUM
+    k = S[S_N_IN_TRICK]
+    if k == 0:
+        if hokum and S[B_CLOSED] != 0:
+            trumps = hand & P[P_SUIT_MASK + trow]
+            other = hand ^ trumps
+            return other if other != 0 else hand  # 3.3.1: closed, no trump lead
+        return hand
+    led = S[S_LED]
+    best = -1
+    best_idx = 0
+    for i in range(k):
+        s = _strength(STR, trow, led, S[S_TRICK + i])
+        if s > best:
+            best = s
+            best_idx = i
+    win_card = S[S_TRICK + best_idx]
+    partner_wins = ((S[S_LEADER] + best_idx) & 1) == (seat & 1)
+    follow = hand & P[P_SUIT_MASK + led]
+    if follow != 0:
+        if hokum and led == trow:
+            rule = P[P_OVERTRUMP_LEAD]  # 3.4.3
+            if rule == 2 or (rule == 0 and partner_wins):
+                return follow
+            higher = _higher_trumps(follow, STR, trow, STR[trow, win_card])
+            return higher if higher != 0 else follow
+        return follow  # 3.4.1
+    if not hokum:
+        return hand  # 3.4.1: Sun, void: any card
+    if P[P_MERCY] != 0 and partner_wins:
+        return hand  # 3.4.2: the partner wins the trick
+    trumps = hand & P[P_SUIT_MASK + trow]
+    if trumps == 0:
+        return hand
+    if STR[trow, win_card] > 0 and not partner_wins:
+        higher = _higher_trumps(trumps, STR, trow, STR[trow, win_card])
+        if higher != 0:
+            return higher  # 3.4.2: overtrump an opponent's trump
+        return trumps if P[P_UNDERTRUMP] != 0 else hand
+    return trumps  # 3.4.2: must trump
+
+
+@jit
+def _gp(x: int, sun: bool) -> int:
+    """RULES.md 3.6.2: card points to game points."""
+    rounded = x // 10 + (1 if x % 10 >= 6 else 0)
+    if sun:
+        return x // 5 if x % 10 == 5 else 2 * rounded
+    return rounded
+
+
+@jit
+def _score(S: np.ndarray, P: np.ndarray) -> None:
+    """RULES.md 3.6: the hand's game points, kaboot, Gahwa."""
+    S[S_PHASE] = PH_OVER
+    S[S_TO_ACT] = -1
+    sun = S[B_MODE] == MODE_SUN
+    base = 26 if sun else 16
+    buyer = S[S_BIDDER] & 1
+    other = 1 - buyer
+    bal_team = S[B_BALOOT_SEAT] & 1 if S[B_BALOOT_SEAT] >= 0 else -1
+    gp_all = S[B_PROJ_GP] + S[B_PROJ_GP + 1]
+    big = np.zeros(2, dtype=np.int64)  # A[T]: card points + raw projects + 20 per Baloot
+    for t in range(2):
+        big[t] = S[B_CARD_PTS + t] + S[B_PROJ_RAW + t] + (20 if bal_team == t else 0)
+    winner = -1
+    if S[S_TRICKS] == 8 or S[S_TRICKS + 1] == 8:
+        winner = 0 if S[S_TRICKS] == 8 else 1  # 3.6.4: kaboot, never multiplied
+        S[B_KABOOT] = winner
+        if S[B_GAHWA] == 0:
+            all_ = P[P_KABOOT_ALL] != 0
+            pts = (44 if sun else 25) + (gp_all if all_ else S[B_PROJ_GP + winner])
+            if bal_team >= 0 and (all_ or bal_team == winner):
+                pts += 2
+                S[B_BALOOT_TO] = winner
+            S[S_POINTS + winner] = pts
+    elif S[B_DOUBLE] > 1 or S[B_GAHWA] != 0:
+        # 3.3.3: the last raiser's team is judged like a buyer, a tie goes against it
+        m = S[B_DOUBLE]
+        raiser = buyer if (S[B_GAHWA] != 0 or m == 3) else other
+        winner = raiser if big[raiser] > big[1 - raiser] else 1 - raiser
+        if S[B_GAHWA] == 0:
+            f = m if P[P_DOUBLED_PROJ_MULT] != 0 else (2 if m == 2 else 1)
+            S[S_POINTS + winner] = base * m + gp_all * f  # 3.6.5: all or nothing
+            if bal_team >= 0:
+                S[S_POINTS + bal_team] += 2  # Baloot stays 2 with its owner
+                S[B_BALOOT_TO] = bal_team
+    else:
+        fail = big[other] > big[buyer]  # 3.6.3
+        if big[other] == big[buyer]:
+            tie = P[P_TIE]
+            fail = tie == 1 or (tie == 2 and not sun)
+        if fail:
+            winner = other
+            S[S_POINTS + other] = base + gp_all
+            if bal_team == other:
+                S[S_POINTS + other] += 2
+                S[B_BALOOT_TO] = other
+            elif bal_team == buyer:
+                rule = P[P_BALOOT_ON_LOSS]
+                if rule == 0:
+                    S[S_POINTS + buyer] += 2
+                    S[B_BALOOT_TO] = buyer
+                elif rule == 2:
+                    S[S_POINTS + other] += 2
+                    S[B_BALOOT_TO] = other
+        else:
+            winner = buyer
+            g_other = _gp(S[B_CARD_PTS + other], sun)
+            S[B_BALOOT_TO] = bal_team
+            S[S_POINTS + other] = g_other + S[B_PROJ_GP + other] + (2 if bal_team == other else 0)
+            S[S_POINTS + buyer] = (
+                base - g_other + S[B_PROJ_GP + buyer] + (2 if bal_team == buyer else 0)
+            )
+    S[S_MADE] = 1 if winner == buyer else 0
+    if S[B_GAHWA] != 0:
+        if P[P_GAHWA_BANK] == 0:
+            S[S_MATCH_WINNER] = winner  # 3.6.5: the hand decides the match
+        else:
+            S[S_POINTS + winner] = P[P_GAHWA_BANK]
+
+
+@jit
+def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None:
+    """Play ``card`` (assumed legal) for the seat to act; closes tricks and the hand."""
+    seat = S[S_TO_ACT]
+    k = S[S_N_IN_TRICK]
+    S[S_N_ACTIONS] += 1
+    if k == 0:
+        S[S_LED] = card // 13
+    S[S_HAND + seat] ^= ONE << card
+    S[S_TRICK + k] = card
+    S[S_N_IN_TRICK] = k + 1
+    if k < 3:
+        S[S_TO_ACT] = 0 if seat == 3 else seat + 1
+        return
+    winner = (S[S_LEADER] + trick_winner_idx(S, P, STR)) % 4  # 3.4.4
+    trow = S[S_TRUMP]
+    points = 0
+    for i in range(4):
+        c = S[S_TRICK + i]
+        points += STR[T_POINTS + trow, c]
+        S[S_PLAYED] |= ONE << c
+    done = S[S_N_DONE]
+    if done == 7:
+        points += 10  # 3.6.1: the last trick
+    S[B_CARD_PTS + (winner & 1)] += points
+    S[S_WINNERS + done] = winner
+    S[S_TRICKS + (winner & 1)] += 1
+    S[S_N_DONE] = done + 1
+    S[S_N_IN_TRICK] = 0
+    S[S_LED] = -1
+    S[S_LEADER] = winner
+    S[S_TO_ACT] = winner
+    if done == 7:
+        _score(S, P)
+
+
+@jit
+def legal_mask(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
+    """Legal set of the seat to act, relative to the phase."""
+    phase = S[S_PHASE]
+    if phase == PH_PLAY:
+        return legal_cards(S, P, STR)
+    if phase == PH_AUCTION:
+        return _auction_calls(S, P)
+    if phase == PH_DOUBLING:
+        return _doubling_calls(S)
+    return np.int64(0)
+
+
+@jit
+def apply_action(S: np.ndarray, P: np.ndarray, STR: np.ndarray, action: int) -> None:
+    """Apply a phase-relative action index."""
+    phase = S[S_PHASE]
+    if phase == PH_PLAY:
+        apply_card(S, P, STR, action)
+    elif phase == PH_AUCTION:
+        S[S_N_ACTIONS] += 1
+        _apply_auction(S, P, action)
+    else:
+        S[S_N_ACTIONS] += 1
+        _apply_doubling(S, action)

@@ -1,0 +1,69 @@
+"""Dispatch by family: one ``legal_mask`` / ``apply_action`` / ``start_hand`` for every preset.
+
+The family is a rule parameter (``P[P_FAMILY]``); the branch is taken once per decision and is
+perfectly predicted within a batch, so the drivers stay preset-agnostic at no measurable cost.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import baloot, kout
+from ._jit import jit
+from .deal import deal, shuffle
+from .layout import (
+    B_STOCK,
+    FAMILY_BALOOT,
+    P_FAMILY,
+    PH_COMPLETION,
+    S_PHASE,
+)
+
+
+@jit
+def legal_mask(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
+    """Legal set of the seat to act (phase-relative: card ids in play, call indices else)."""
+    if P[P_FAMILY] == FAMILY_BALOOT:
+        return baloot.legal_mask(S, P, STR)
+    return kout.legal_mask(S, P)
+
+
+@jit
+def apply_action(S: np.ndarray, P: np.ndarray, STR: np.ndarray, action: int) -> None:
+    """Apply a phase-relative action; in simulation a Baloot completion follows by itself."""
+    if P[P_FAMILY] == FAMILY_BALOOT:
+        baloot.apply_action(S, P, STR, action)
+        if S[S_PHASE] == PH_COMPLETION:
+            baloot.complete_from_stock(S, P, STR)
+    else:
+        kout.apply_action(S, P, STR, action)
+
+
+@jit
+def start_hand(
+    S: np.ndarray,
+    P: np.ndarray,
+    rng: np.ndarray,
+    dealer: int,
+    deck: np.ndarray,
+    cards: np.ndarray,
+    hands: np.ndarray,
+    score0: int,
+    score1: int,
+) -> None:
+    """Deal uniformly at random and reset ``S`` to the first decision of the hand.
+
+    ``hands`` receives the dealt hands (Baloot: the five-card first deal).
+    """
+    if P[P_FAMILY] == FAMILY_BALOOT:
+        cards[:] = deck
+        shuffle(rng, cards)
+        hands[:4] = 0
+        for k in range(20):  # RULES.md 3.2.1: five cards each from dealer+1
+            hands[(dealer + 1 + k) % 4] |= np.int64(1) << cards[k]
+        baloot.new_hand(S, dealer, hands, cards[20], score0, score1)
+        for k in range(11):
+            S[B_STOCK + k] = cards[21 + k]
+    else:
+        deal(rng, P, dealer, deck, cards, hands)
+        kout.new_hand(S, P, dealer, hands)
