@@ -36,11 +36,17 @@ def _cache_dir() -> str:
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = _cache_dir()  # type: ignore[attr-defined]
 
-jit = numba.njit(cache=True, nogil=True, inline="always")
+jit = numba.njit(cache=True, nogil=True)
+"""Decorator for the kernels of the engine."""
+
+jit_inline = numba.njit(cache=True, nogil=True, inline="always")
+"""Decorator for the tiny hot kernels, inlined into their callers at numba IR level (a call with
+array arguments costs reference counting that a small kernel cannot afford)."""
 """Decorator for every scalar kernel of the engine."""
 
+
 jit_parallel = numba.njit(cache=True, nogil=True, parallel=True)
-"""Decorator for the batch drivers that split independent hands or matches over threads."""
+"""Decorator for the batch drivers that split independent hands over numba's threads."""
 
 
 @intrinsic
@@ -91,7 +97,7 @@ lowest_bit = cast(Callable[[int], int], _lowest_bit)
 highest_bit = cast(Callable[[int], int], _highest_bit)
 
 
-@jit
+@jit_inline
 def nth_bit(mask: int, k: int) -> int:
     """Index of the ``k``-th (0-based, from the lowest) set bit of ``mask``."""
     for _ in range(k):

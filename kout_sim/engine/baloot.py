@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit, lowest_bit
+from ._jit import jit, jit_inline, lowest_bit
 from .kout import trick_winner_idx
 from .layout import (
     B_ASHKAL,
@@ -102,19 +102,19 @@ PROJ_GP_HOKUM = (0, 2, 5, 10, 0)
 PROJ_GP_SUN = (0, 4, 10, 20, 40)
 
 
-@jit
+@jit_inline
 def prio(seat: int, dealer: int) -> int:
     """RULES.md 3.2.2: priority index of a seat (0 = P1 = dealer+1 .. 3 = P4 = the dealer)."""
     return (seat - dealer + 3) % 4
 
 
-@jit
+@jit_inline
 def seat_of(p: int, dealer: int) -> int:
     """The seat with priority index ``p``."""
     return (dealer + 1 + p) % 4
 
 
-@jit
+@jit_inline
 def new_hand(
     S: np.ndarray, dealer: int, hands: np.ndarray, face_up: int, score0: int, score1: int
 ) -> None:
@@ -148,7 +148,7 @@ def new_hand(
 # ---- auction (RULES.md 3.2) ----------------------------------------------------------------------
 
 
-@jit
+@jit_inline
 def _sun_allowed(S: np.ndarray, P: np.ndarray, seat: int) -> bool:
     # 3.2.4: with a face-up Ace, only P1 may turn a standing Hokum into Sun
     if S[B_HOKUM_BIDDER] >= 0 and P[P_ACE_P1_ONLY] != 0 and S[B_FACE_UP] % 13 == 12:
@@ -156,7 +156,7 @@ def _sun_allowed(S: np.ndarray, P: np.ndarray, seat: int) -> bool:
     return True
 
 
-@jit
+@jit_inline
 def _auction_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
     seat = S[S_TO_ACT]
     stage = S[B_STAGE]
@@ -183,7 +183,7 @@ def _auction_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
     return mask
 
 
-@jit
+@jit_inline
 def _doubling_calls(S: np.ndarray) -> np.int64:
     stage = S[B_DBL_STAGE]
     if stage <= 1:
@@ -284,17 +284,17 @@ def _apply_auction(S: np.ndarray, P: np.ndarray, call: int) -> None:
 # ---- completion, projects, doubling (RULES.md 3.2.6, 3.3, 3.5) -----------------------------------
 
 
-@jit
-def completion_masks(S: np.ndarray, out: np.ndarray) -> None:
-    """The cards each seat receives from the stock ``S[B_STOCK:]``, dealt in priority order."""
+@jit_inline
+def completion_masks(S: np.ndarray, out: np.ndarray, offset: int) -> None:
+    """Add to ``out[offset + seat]`` the cards each seat receives from the stock ``S[B_STOCK:]``,
+    dealt in priority order (the face-up taker receives two, the others three)."""
     dealer = S[S_DEALER]
     k = 0
     for p in range(4):
         seat = seat_of(p, dealer)
-        out[seat] = 0
         need = 2 if seat == S[B_TAKER] else 3
         for _ in range(need):
-            out[seat] |= ONE << S[B_STOCK + k]
+            out[offset + seat] |= ONE << S[B_STOCK + k]
             k += 1
 
 
@@ -400,6 +400,11 @@ def complete(S: np.ndarray, P: np.ndarray, STR: np.ndarray, completion: np.ndarr
     """Give each seat its completion cards (int64[4] masks, without the face-up card)."""
     for seat in range(4):
         S[S_HAND + seat] |= completion[seat]
+    _after_completion(S, P, STR)
+
+
+@jit
+def _after_completion(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
     S[S_HAND + S[B_TAKER]] |= ONE << S[B_FACE_UP]
     _projects(S, STR)
     buyer_team = S[S_BIDDER] & 1
@@ -427,9 +432,8 @@ def complete(S: np.ndarray, P: np.ndarray, STR: np.ndarray, completion: np.ndarr
 @jit
 def complete_from_stock(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
     """Completion from the shuffled stock (simulation)."""
-    masks = np.zeros(4, dtype=np.int64)
-    completion_masks(S, masks)
-    complete(S, P, STR, masks)
+    completion_masks(S, S, S_HAND)
+    _after_completion(S, P, STR)
 
 
 @jit
@@ -471,7 +475,7 @@ def _apply_doubling(S: np.ndarray, call: int) -> None:
 # ---- play (RULES.md 3.4) ---------------------------------------------------------------------------
 
 
-@jit
+@jit_inline
 def _strength(STR: np.ndarray, trow: int, led: int, card: int) -> int:
     s = STR[trow, card]
     if s == 0 and card // 13 == led:
@@ -479,7 +483,7 @@ def _strength(STR: np.ndarray, trow: int, led: int, card: int) -> int:
     return s
 
 
-@jit
+@jit_inline
 def _higher_trumps(mask: int, STR: np.ndarray, trow: int, than: int) -> np.int64:
     out = np.int64(0)
     m = mask
@@ -491,7 +495,7 @@ def _higher_trumps(mask: int, STR: np.ndarray, trow: int, than: int) -> np.int64
     return out
 
 
-@jit
+@jit_inline
 def legal_cards(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
     """Mask of the cards the seat to act may play."""
     seat = S[S_TO_ACT]
@@ -539,7 +543,7 @@ def legal_cards(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
     return trumps  # 3.4.2: must trump
 
 
-@jit
+@jit_inline
 def _gp(x: int, sun: bool) -> int:
     """RULES.md 3.6.2: card points to game points."""
     rounded = x // 10 + (1 if x % 10 >= 6 else 0)
@@ -559,9 +563,9 @@ def _score(S: np.ndarray, P: np.ndarray) -> None:
     other = 1 - buyer
     bal_team = S[B_BALOOT_SEAT] & 1 if S[B_BALOOT_SEAT] >= 0 else -1
     gp_all = S[B_PROJ_GP] + S[B_PROJ_GP + 1]
-    big = np.zeros(2, dtype=np.int64)  # A[T]: card points + raw projects + 20 per Baloot
-    for t in range(2):
-        big[t] = S[B_CARD_PTS + t] + S[B_PROJ_RAW + t] + (20 if bal_team == t else 0)
+    # A[T]: card points + raw projects + 20 per Baloot
+    big0 = S[B_CARD_PTS] + S[B_PROJ_RAW] + (20 if bal_team == 0 else 0)
+    big1 = S[B_CARD_PTS + 1] + S[B_PROJ_RAW + 1] + (20 if bal_team == 1 else 0)
     winner = -1
     if S[S_TRICKS] == 8 or S[S_TRICKS + 1] == 8:
         winner = 0 if S[S_TRICKS] == 8 else 1  # 3.6.4: kaboot, never multiplied
@@ -577,7 +581,8 @@ def _score(S: np.ndarray, P: np.ndarray) -> None:
         # 3.3.3: the last raiser's team is judged like a buyer, a tie goes against it
         m = S[B_DOUBLE]
         raiser = buyer if (S[B_GAHWA] != 0 or m == 3) else other
-        winner = raiser if big[raiser] > big[1 - raiser] else 1 - raiser
+        raiser_wins = big0 > big1 if raiser == 0 else big1 > big0
+        winner = raiser if raiser_wins else 1 - raiser
         if S[B_GAHWA] == 0:
             f = m if P[P_DOUBLED_PROJ_MULT] != 0 else (2 if m == 2 else 1)
             S[S_POINTS + winner] = base * m + gp_all * f  # 3.6.5: all or nothing
@@ -585,8 +590,10 @@ def _score(S: np.ndarray, P: np.ndarray) -> None:
                 S[S_POINTS + bal_team] += 2  # Baloot stays 2 with its owner
                 S[B_BALOOT_TO] = bal_team
     else:
-        fail = big[other] > big[buyer]  # 3.6.3
-        if big[other] == big[buyer]:
+        big_buyer = big0 if buyer == 0 else big1
+        big_other = big1 if buyer == 0 else big0
+        fail = big_other > big_buyer  # 3.6.3
+        if big_other == big_buyer:
             tie = P[P_TIE]
             fail = tie == 1 or (tie == 2 and not sun)
         if fail:
@@ -619,7 +626,7 @@ def _score(S: np.ndarray, P: np.ndarray) -> None:
             S[S_POINTS + winner] = P[P_GAHWA_BANK]
 
 
-@jit
+@jit_inline
 def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None:
     """Play ``card`` (assumed legal) for the seat to act; closes tricks and the hand."""
     seat = S[S_TO_ACT]
@@ -655,7 +662,7 @@ def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None
         _score(S, P)
 
 
-@jit
+@jit_inline
 def legal_mask(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
     """Legal set of the seat to act, relative to the phase."""
     phase = S[S_PHASE]
@@ -668,7 +675,7 @@ def legal_mask(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
     return np.int64(0)
 
 
-@jit
+@jit_inline
 def apply_action(S: np.ndarray, P: np.ndarray, STR: np.ndarray, action: int) -> None:
     """Apply a phase-relative action index."""
     phase = S[S_PHASE]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import jit_inline
 from .layout import (
     JOKER_LADDER,
     JOKER_SINGLE,
@@ -72,13 +72,13 @@ BJ_BIT = np.int64(1) << np.int64(52)
 RJ_BIT = np.int64(1) << np.int64(53)
 
 
-@jit
+@jit_inline
 def next_seat(seat: int, n: int) -> int:
     """RULES.md 0.1: the seat after ``seat`` (no division: this is on the hot path)."""
     return 0 if seat + 1 == n else seat + 1
 
 
-@jit
+@jit_inline
 def new_hand(S: np.ndarray, P: np.ndarray, dealer: int, hands: np.ndarray) -> None:
     """Reset ``S`` to the start of a hand dealt as ``hands`` (int64[n] masks) by ``dealer``."""
     S[:] = 0
@@ -96,7 +96,7 @@ def new_hand(S: np.ndarray, P: np.ndarray, dealer: int, hands: np.ndarray) -> No
         S[S_HAND + seat] = hands[seat]
 
 
-@jit
+@jit_inline
 def legal_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
     """Legal calls of the seat to act, as a mask of call indices (auction or trump choice)."""
     if S[S_PHASE] == PH_AUCTION:
@@ -120,7 +120,7 @@ def legal_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
     return np.int64(0)
 
 
-@jit
+@jit_inline
 def apply_call(S: np.ndarray, P: np.ndarray, call: int) -> None:
     """Apply call index ``call`` (assumed legal) for the seat to act."""
     n = P[P_N_PLAYERS]
@@ -148,7 +148,7 @@ def apply_call(S: np.ndarray, P: np.ndarray, call: int) -> None:
         S[S_TO_ACT] = leader
 
 
-@jit
+@jit_inline
 def joker_lead_permission(S: np.ndarray, P: np.ndarray, seat: int) -> np.int64:
     """Mask of the jokers ``seat`` may lead now with permission (RULES.md 1.6; none in 2.8)."""
     if P[P_JOKER_MODEL] != JOKER_LADDER:
@@ -169,7 +169,7 @@ def joker_lead_permission(S: np.ndarray, P: np.ndarray, seat: int) -> np.int64:
     return allowed
 
 
-@jit
+@jit_inline
 def legal_cards(S: np.ndarray, P: np.ndarray) -> np.int64:
     """Mask of the cards the seat to act may play."""
     seat = S[S_TO_ACT]
@@ -193,7 +193,7 @@ def legal_cards(S: np.ndarray, P: np.ndarray) -> np.int64:
     return hand
 
 
-@jit
+@jit_inline
 def trick_winner_idx(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> int:
     """Position in the completed current trick of its winning card (RULES.md 1.1, 1.8, 2.7)."""
     n = P[P_N_PLAYERS]
@@ -213,7 +213,7 @@ def trick_winner_idx(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> int:
     return best_idx
 
 
-@jit
+@jit_inline
 def _score_hand(S: np.ndarray, P: np.ndarray) -> None:
     """Close the hand: made flag and the points of RULES.md 1.10 / 2.10."""
     contract = S[S_HIGH_BID]
@@ -236,7 +236,7 @@ def _score_hand(S: np.ndarray, P: np.ndarray) -> None:
         S[S_POINTS + 1 - team] = P[P_FAILED + contract]
 
 
-@jit
+@jit_inline
 def _end_trick(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
     n = P[P_N_PLAYERS]
     winner = S[S_LEADER] + trick_winner_idx(S, P, STR)
@@ -271,7 +271,7 @@ def _end_trick(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
             S[S_TO_ACT] = -1
 
 
-@jit
+@jit_inline
 def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None:
     """Play ``card`` (assumed legal) for the seat to act; closes tricks and the hand."""
     seat = S[S_TO_ACT]
@@ -300,7 +300,7 @@ def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None
         S[S_TO_ACT] = next_seat(seat, P[P_N_PLAYERS])
 
 
-@jit
+@jit_inline
 def legal_mask(S: np.ndarray, P: np.ndarray) -> np.int64:
     """Legal set of the seat to act, relative to the phase (cards in play, call indices else)."""
     if S[S_PHASE] == PH_PLAY:
@@ -308,7 +308,7 @@ def legal_mask(S: np.ndarray, P: np.ndarray) -> np.int64:
     return legal_calls(S, P)
 
 
-@jit
+@jit_inline
 def apply_action(S: np.ndarray, P: np.ndarray, STR: np.ndarray, action: int) -> None:
     """Apply a phase-relative action index (a card id in play, a call index else)."""
     if S[S_PHASE] == PH_PLAY:

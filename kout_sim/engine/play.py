@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ._jit import jit, jit_parallel, nth_bit, popcount
+from ._jit import jit, jit_inline, jit_parallel, nth_bit, popcount
 from .baloot import completion_masks
 from .deal import deck_cards, first_dealer
 from .game import apply_action, legal_mask, start_hand
@@ -23,6 +23,7 @@ from .layout import (
     B_TAKER,
     CALL,
     FAMILY_BALOOT,
+    FAMILY_KOUT,
     M_DEALER,
     M_N_HANDS,
     M_REASON,
@@ -89,8 +90,10 @@ from .layout import (
 from .match import apply_hand, new_match
 from .rng import below, seed_stream
 
+BLOCK = 512  # hands per parallel work item
 
-@jit
+
+@jit_inline
 def play_random(
     S: np.ndarray,
     P: np.ndarray,
@@ -99,6 +102,7 @@ def play_random(
     actions: np.ndarray,
     legal: np.ndarray,
     pass_permille: int,
+    family: int,
 ) -> int:
     """Play the hand in ``S`` to its end, every decision uniform over the legal set.
 
@@ -111,7 +115,7 @@ def play_random(
     t = 0
     trace = actions.shape[0] > 0
     while S[S_PHASE] != PH_OVER:
-        mask = legal_mask(S, P, STR)
+        mask = legal_mask(S, P, STR, family)
         choices = mask
         if pass_permille >= 0 and S[S_PHASE] == PH_AUCTION and (mask & 1) != 0 and mask != 1:
             choices = 1 if below(rng, 1000) < pass_permille else mask ^ 1
@@ -119,13 +123,13 @@ def play_random(
         if trace:
             actions[t] = action if S[S_PHASE] == PH_PLAY else CALL + action
             legal[t] = mask
-        apply_action(S, P, STR, action)
+        apply_action(S, P, STR, action, family)
         t += 1
     return t
 
 
-@jit
-def record_hand(row: np.ndarray, S: np.ndarray, P: np.ndarray, hands: np.ndarray, n: int) -> None:
+@jit_inline
+def record_hand(row: np.ndarray, S: np.ndarray, hands: np.ndarray, n: int, family: int) -> None:
     """Write the result of the finished hand ``S`` dealt as ``hands`` into ``row`` (int64[R_SIZE]).
 
     For Baloot the recorded hands are the eight cards each seat held after completion.
@@ -148,7 +152,7 @@ def record_hand(row: np.ndarray, S: np.ndarray, P: np.ndarray, hands: np.ndarray
     row[R_N_ACTIONS] = S[S_N_ACTIONS]
     for seat in range(6):
         row[R_HAND + seat] = hands[seat] if seat < n else 0
-    if P[P_FAMILY] == FAMILY_BALOOT:
+    if family == FAMILY_BALOOT:
         row[R_MODE] = S[B_MODE]
         row[R_CARD_PTS] = S[B_CARD_PTS]
         row[R_CARD_PTS + 1] = S[B_CARD_PTS + 1]
@@ -162,16 +166,20 @@ def record_hand(row: np.ndarray, S: np.ndarray, P: np.ndarray, hands: np.ndarray
         row[R_ASHKAL] = S[B_ASHKAL]
         row[R_FACE_UP] = S[B_FACE_UP]
         if S[B_MODE] != 0:
-            extra = np.zeros(4, dtype=np.int64)
-            completion_masks(S, extra)
-            for seat in range(4):
-                row[R_HAND + seat] |= extra[seat]
+            completion_masks(S, row, R_HAND)
             row[R_HAND + S[B_TAKER]] |= np.int64(1) << S[B_FACE_UP]
 
 
-@jit
+@jit_inline
 def _random_hand_block(
-    P: np.ndarray, STR: np.ndarray, seed: int, first: int, out: np.ndarray, lo: int, hi: int
+    P: np.ndarray,
+    STR: np.ndarray,
+    seed: int,
+    first: int,
+    out: np.ndarray,
+    lo: int,
+    hi: int,
+    family: int,
 ) -> None:
     n = P[P_N_PLAYERS]
     S = np.empty(S_SIZE, dtype=np.int64)
@@ -183,35 +191,42 @@ def _random_hand_block(
     for i in range(lo, hi):
         seed_stream(rng, seed, first + i)
         dealer = below(rng, n)
-        start_hand(S, P, rng, dealer, deck, cards, hands, 0, 0)
-        play_random(S, P, STR, rng, no_trace, no_trace, -1)
-        record_hand(out[i], S, P, hands, n)
+        start_hand(S, P, rng, dealer, deck, cards, hands, 0, 0, family)
+        play_random(S, P, STR, rng, no_trace, no_trace, -1, family)
+        record_hand(out[i], S, hands, n, family)
 
 
 @jit_parallel
-def random_hands(P: np.ndarray, STR: np.ndarray, seed: int, first: int, out: np.ndarray) -> None:
-    """Play ``len(out)`` independent random hands, hand ``i`` on stream ``(seed, first + i)``.
-
-    Each hand's dealer is a uniformly random seat. ``out`` is int64[n_hands, R_SIZE]. Rows do not
-    depend on the number of threads.
-    """
-    n_hands = out.shape[0]
-    block = 512
-    n_blocks = (n_hands + block - 1) // block
-    for b in prange(n_blocks):
-        _random_hand_block(P, STR, seed, first, out, b * block, min(n_hands, (b + 1) * block))
-
-
-@jit
-def random_hands_serial(
+def random_hands_kout(
     P: np.ndarray, STR: np.ndarray, seed: int, first: int, out: np.ndarray
 ) -> None:
-    """Single-threaded :func:`random_hands` (same rows)."""
-    _random_hand_block(P, STR, seed, first, out, 0, out.shape[0])
+    """Play ``len(out)`` independent random hands, hand ``i`` on stream ``(seed, first + i)``.
+
+    Each hand's dealer is a uniformly random seat. ``out`` is int64[n_hands, R_SIZE]. Blocks of
+    hands run on numba's threads (``numba.set_num_threads``); rows never depend on the split. One
+    entry point per family, so each compiles only its own family's rules.
+    """
+    n_hands = out.shape[0]
+    n_blocks = (n_hands + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        lo = b * BLOCK
+        _random_hand_block(P, STR, seed, first, out, lo, min(n_hands, lo + BLOCK), FAMILY_KOUT)
 
 
-@jit
-def random_hand_traced(
+@jit_parallel
+def random_hands_baloot(
+    P: np.ndarray, STR: np.ndarray, seed: int, first: int, out: np.ndarray
+) -> None:
+    """:func:`random_hands_kout` for Baloot."""
+    n_hands = out.shape[0]
+    n_blocks = (n_hands + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        lo = b * BLOCK
+        _random_hand_block(P, STR, seed, first, out, lo, min(n_hands, lo + BLOCK), FAMILY_BALOOT)
+
+
+@jit_inline
+def _random_hand_traced(
     P: np.ndarray,
     STR: np.ndarray,
     seed: int,
@@ -223,6 +238,7 @@ def random_hand_traced(
     pass_permille: int,
     score0: int,
     score1: int,
+    family: int,
 ) -> int:
     """Hand ``index`` of :func:`random_hands`, with its deal, actions and legal masks traced.
 
@@ -235,18 +251,19 @@ def random_hand_traced(
     cards = np.empty_like(deck)
     seed_stream(rng, seed, index)
     dealer = below(rng, n)
-    start_hand(S, P, rng, dealer, deck, cards, hands, score0, score1)
-    return play_random(S, P, STR, rng, actions, legal, pass_permille)
+    start_hand(S, P, rng, dealer, deck, cards, hands, score0, score1, family)
+    return play_random(S, P, STR, rng, actions, legal, pass_permille, family)
 
 
-@jit
-def random_matches(
+@jit_inline
+def _random_matches(
     P: np.ndarray,
     STR: np.ndarray,
     seed: int,
     first: int,
     match_rows: np.ndarray,
     hand_rows: np.ndarray,
+    family: int,
 ) -> int:
     """Play ``len(match_rows)`` whole random matches, match ``m`` on stream ``(seed, first + m)``.
 
@@ -276,10 +293,10 @@ def random_matches(
             row[R_SCORE_BEFORE + 1] = MS[M_SCORE + 1]
             row[R_HAND_IDX] = MS[M_N_HANDS]
             dealer = MS[M_DEALER]
-            start_hand(S, P, rng, dealer, deck, cards, hands, MS[M_SCORE], MS[M_SCORE + 1])
-            play_random(S, P, STR, rng, no_trace, no_trace, -1)
+            start_hand(S, P, rng, dealer, deck, cards, hands, MS[M_SCORE], MS[M_SCORE + 1], family)
+            play_random(S, P, STR, rng, no_trace, no_trace, -1, family)
             apply_hand(MS, S, P)
-            record_hand(row, S, P, hands, n)
+            record_hand(row, S, hands, n, family)
             row[R_MATCH] = first + m
             row[R_SCORE_AFTER] = MS[M_SCORE]
             row[R_SCORE_AFTER + 1] = MS[M_SCORE + 1]
@@ -293,3 +310,107 @@ def random_matches(
         out[X_SCORE] = MS[M_SCORE]
         out[X_SCORE + 1] = MS[M_SCORE + 1]
     return h
+
+
+@jit
+def random_matches_kout(
+    P: np.ndarray,
+    STR: np.ndarray,
+    seed: int,
+    first: int,
+    match_rows: np.ndarray,
+    hand_rows: np.ndarray,
+) -> int:
+    """Whole random matches of a Kout preset (see :func:`_random_matches`)."""
+    return _random_matches(P, STR, seed, first, match_rows, hand_rows, FAMILY_KOUT)
+
+
+@jit
+def random_matches_baloot(
+    P: np.ndarray,
+    STR: np.ndarray,
+    seed: int,
+    first: int,
+    match_rows: np.ndarray,
+    hand_rows: np.ndarray,
+) -> int:
+    """Whole random matches of Baloot (see :func:`_random_matches`)."""
+    return _random_matches(P, STR, seed, first, match_rows, hand_rows, FAMILY_BALOOT)
+
+
+@jit
+def random_hand_traced_kout(
+    P: np.ndarray,
+    STR: np.ndarray,
+    seed: int,
+    index: int,
+    hands: np.ndarray,
+    actions: np.ndarray,
+    legal: np.ndarray,
+    S: np.ndarray,
+    pass_permille: int,
+    score0: int,
+    score1: int,
+) -> int:
+    """Hand ``index`` of :func:`random_hands_kout`, traced (see :func:`_random_hand_traced`)."""
+    return _random_hand_traced(
+        P, STR, seed, index, hands, actions, legal, S, pass_permille, score0, score1, FAMILY_KOUT
+    )
+
+
+@jit
+def random_hand_traced_baloot(
+    P: np.ndarray,
+    STR: np.ndarray,
+    seed: int,
+    index: int,
+    hands: np.ndarray,
+    actions: np.ndarray,
+    legal: np.ndarray,
+    S: np.ndarray,
+    pass_permille: int,
+    score0: int,
+    score1: int,
+) -> int:
+    """Hand ``index`` of :func:`random_hands_baloot`, traced (see :func:`_random_hand_traced`)."""
+    return _random_hand_traced(
+        P, STR, seed, index, hands, actions, legal, S, pass_permille, score0, score1, FAMILY_BALOOT
+    )
+
+
+def random_hands(P: np.ndarray, STR: np.ndarray, seed: int, first: int, out: np.ndarray) -> None:
+    """Independent random hands of any preset: the family's kernel (see :func:`random_hands_kout`)."""
+    kernel = random_hands_baloot if P[P_FAMILY] == FAMILY_BALOOT else random_hands_kout
+    kernel(P, STR, seed, first, out)
+
+
+def random_matches(
+    P: np.ndarray,
+    STR: np.ndarray,
+    seed: int,
+    first: int,
+    match_rows: np.ndarray,
+    hand_rows: np.ndarray,
+) -> int:
+    """Whole random matches of any preset (see :func:`_random_matches`)."""
+    kernel = random_matches_baloot if P[P_FAMILY] == FAMILY_BALOOT else random_matches_kout
+    return int(kernel(P, STR, seed, first, match_rows, hand_rows))
+
+
+def random_hand_traced(
+    P: np.ndarray,
+    STR: np.ndarray,
+    seed: int,
+    index: int,
+    hands: np.ndarray,
+    actions: np.ndarray,
+    legal: np.ndarray,
+    S: np.ndarray,
+    pass_permille: int,
+    score0: int = 0,
+    score1: int = 0,
+) -> int:
+    """One traced random hand of any preset (see :func:`_random_hand_traced`)."""
+    baloot = P[P_FAMILY] == FAMILY_BALOOT
+    kernel = random_hand_traced_baloot if baloot else random_hand_traced_kout
+    return int(kernel(P, STR, seed, index, hands, actions, legal, S, pass_permille, score0, score1))

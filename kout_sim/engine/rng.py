@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import jit_inline
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -21,19 +21,19 @@ _U32 = np.uint64(32)
 _MASK32 = np.uint64(0xFFFFFFFF)
 
 
-@jit
+@jit_inline
 def _mix64(z: np.uint64) -> np.uint64:
     z = (z ^ (z >> _U30)) * _M1
     z = (z ^ (z >> _U27)) * _M2
     return z ^ (z >> _U31)
 
 
-@jit
+@jit_inline
 def _rotl(x: np.uint64, k: int) -> np.uint64:
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@jit
+@jit_inline
 def seed_stream(rng: np.ndarray, seed: int, index: int) -> None:
     """Key the 4-word state ``rng`` (uint64[4]) to stream ``index`` of run ``seed``."""
     key = _mix64(np.uint64(seed) ^ _GAMMA) ^ (np.uint64(index) * _STREAM)
@@ -42,7 +42,7 @@ def seed_stream(rng: np.ndarray, seed: int, index: int) -> None:
         rng[i] = _mix64(key)
 
 
-@jit
+@jit_inline
 def next_u64(rng: np.ndarray) -> np.uint64:
     """Next 64 random bits (xoshiro256**)."""
     s0 = rng[0]
@@ -64,7 +64,7 @@ def next_u64(rng: np.ndarray) -> np.uint64:
     return result
 
 
-@jit
+@jit_inline
 def below(rng: np.ndarray, n: int) -> np.int64:
     """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``.
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import cards as C
 from ..rules import Rules
-from . import baloot, game, kout, match
+from . import baloot, kout, match
 from . import layout as L
 
 Action = str | int
@@ -102,7 +102,9 @@ class NumbaHand:
 
     def legal_mask(self) -> int:
         """The kernel's phase-relative legal mask."""
-        return int(game.legal_mask(self.S, self.P, self.STR))
+        if self.baloot:
+            return int(baloot.legal_mask(self.S, self.P, self.STR))
+        return int(kout.legal_mask(self.S, self.P))
 
     def legal_actions(self) -> list[Action]:
         if self.phase in ("over", "completion"):

@@ -41,15 +41,25 @@ def check_workers(workers: int | None) -> int:
 
 
 def play_random_hands(
-    rules: Rules, n_hands: int, seed: int, *, first: int = 0, workers: int | None = None
+    rules: Rules,
+    n_hands: int,
+    seed: int,
+    *,
+    first: int = 0,
+    workers: int | None = None,
+    out: np.ndarray | None = None,
 ) -> np.ndarray:
     """``n_hands`` independent uniformly random hands; int64[n_hands, R_SIZE] result rows.
 
     Hand ``i`` is played on the random stream ``(seed, first + i)`` with a uniformly random dealer.
+    ``out`` (int64[n_hands, R_SIZE]) may be given to reuse a buffer.
     """
     workers = check_workers(workers)
     P, STR = rules.tables
-    out = np.zeros((n_hands, L.R_SIZE), dtype=np.int64)
+    if out is None:
+        out = np.zeros((n_hands, L.R_SIZE), dtype=np.int64)
+    elif out.shape != (n_hands, L.R_SIZE) or out.dtype != np.int64:
+        raise ValueError(f"out must be int64[{n_hands}, {L.R_SIZE}]")
     previous = numba.get_num_threads()
     numba.set_num_threads(workers)
     try:

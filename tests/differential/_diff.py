@@ -78,7 +78,7 @@ def compare_hands(
         if baloot:
             completion = np.zeros(4, dtype=np.int64)
             if S[L.B_MODE] != 0:
-                completion_masks(S, completion)
+                completion_masks(S, completion, 0)
             ref = R.RefHand(
                 preset,
                 opts,

@@ -42,14 +42,16 @@ def test_invariants_hold_at_every_step(preset: str) -> None:
         kout.new_hand(S, P, dealer, hands)
         played_by: dict[int, int] = {}
         for t in range(k):
-            assert int(game.legal_mask(S, P, STR)) == int(legal[t])  # step API = batch kernel
+            assert int(game.legal_mask(S, P, STR, int(P[L.P_FAMILY]))) == int(
+                legal[t]
+            )  # step API = batch kernel
             seat = int(S[L.S_TO_ACT])
             action = int(actions[t])
             if action < L.CALL:
                 hand = int(S[L.S_HAND + seat])
                 assert legal[t] != 0 and (int(legal[t]) & ~hand) == 0  # legal is within the hand
                 played_by[action] = seat
-                game.apply_action(S, P, STR, action)
+                game.apply_action(S, P, STR, action, int(P[L.P_FAMILY]))
                 # each card once; held + played = dealt
                 in_trick = [int(c) for c in S[L.S_TRICK : L.S_TRICK + int(S[L.S_N_IN_TRICK])]]
                 held = int(np.bitwise_or.reduce(S[L.S_HAND : L.S_HAND + n]))
@@ -58,7 +60,7 @@ def test_invariants_hold_at_every_step(preset: str) -> None:
                 # one card per seat per trick
                 assert len({played_by[c] for c in in_trick}) == len(in_trick)
             else:
-                game.apply_action(S, P, STR, action - L.CALL)
+                game.apply_action(S, P, STR, action - L.CALL, int(P[L.P_FAMILY]))
             done = int(S[L.S_N_DONE])
             assert int(S[L.S_TRICKS]) + int(S[L.S_TRICKS + 1]) == done
             assert all(_popcount(int(S[L.S_HAND + s])) >= n_tricks - done - 1 for s in range(n))
@@ -93,21 +95,21 @@ def test_baloot_invariants_hold_at_every_step() -> None:
         assert all(_popcount(int(h)) == 5 for h in hands[:4])
         n_plays = 0
         for t in range(k):
-            assert int(game.legal_mask(S, P, STR)) == int(legal[t])
+            assert int(game.legal_mask(S, P, STR, int(P[L.P_FAMILY]))) == int(legal[t])
             action = int(actions[t])
             if action < L.CALL:
                 seat = int(S[L.S_TO_ACT])
                 hand = int(S[L.S_HAND + seat])
                 assert _popcount(hand) == 8 - int(S[L.S_N_DONE])  # eight cards after completion
                 assert (int(legal[t]) & ~hand) == 0
-                game.apply_action(S, P, STR, action)
+                game.apply_action(S, P, STR, action, int(P[L.P_FAMILY]))
                 n_plays += 1
                 held = int(np.bitwise_or.reduce(S[L.S_HAND : L.S_HAND + 4]))
                 trick = C.mask_of(int(c) for c in S[L.S_TRICK : L.S_TRICK + int(S[L.S_N_IN_TRICK])])
                 assert held | int(S[L.S_PLAYED]) | trick == rules.deck_mask
                 assert held & (int(S[L.S_PLAYED]) | trick) == 0
             else:
-                game.apply_action(S, P, STR, action - L.CALL)
+                game.apply_action(S, P, STR, action - L.CALL, int(P[L.P_FAMILY]))
         assert S[L.S_PHASE] == L.PH_OVER and np.array_equal(S, traced)
         if S[L.B_VOID]:
             assert n_plays == 0 and S[L.S_POINTS] == S[L.S_POINTS + 1] == 0
