@@ -31,7 +31,7 @@ HAND_COLUMNS: tuple[Column, ...] = (
     Column("bidder", pa.int8(), "seat that won the auction"),
     Column("contract", pa.int8(), "winning bid (tricks)"),
     Column("malzoom", pa.bool_(), "forced dealer bid of exactly 5 (Kout Bo, RULES.md 1.3)"),
-    Column("trump", pa.string(), "trump suit letter S H D C"),
+    Column("trump", pa.string(), "trump suit letter S H D C (null: Baloot Sun or a void hand)"),
     Column(
         "tricks_team0", pa.int8(), "tricks taken by team 0 (even seats) before the hand stopped"
     ),
@@ -48,9 +48,25 @@ HAND_COLUMNS: tuple[Column, ...] = (
     Column("joker_forced_leads", pa.int64(), "bitmask of jokers led rankless (RULES.md 1.8)"),
     Column("n_actions", pa.int16(), "decisions in the hand (calls, trump, plays)"),
     *(
-        Column(f"hand_seat{s}", pa.int64(), f"seat {s}'s dealt hand as a card bitmask (0: no seat)")
+        Column(
+            f"hand_seat{s}",
+            pa.int64(),
+            f"seat {s}'s hand as a card bitmask (Baloot: after completion; 0: no such seat)",
+        )
         for s in range(6)
     ),
+    Column("mode", pa.string(), "Baloot: sun, hokum, or null (void hand; Kout presets)"),
+    Column("ashkal", pa.bool_(), "Baloot: the Sun was bought by Ashkal"),
+    Column("face_up", pa.string(), "Baloot: the face-up card"),
+    Column("card_points_team0", pa.int16(), "Baloot: card points of team 0, last trick included"),
+    Column("card_points_team1", pa.int16(), "Baloot: card points of team 1, last trick included"),
+    Column("double", pa.int8(), "Baloot: multiplier 1..4 of the doubling ladder"),
+    Column("gahwa", pa.bool_(), "Baloot: the hand was played as a Gahwa"),
+    Column("kaboot_team", pa.int8(), "Baloot: team that took all eight tricks (null: none)"),
+    Column("project_team", pa.int8(), "Baloot: team whose projects counted (null: none)"),
+    Column("project_points_team0", pa.int16(), "Baloot: game points of team 0's projects"),
+    Column("project_points_team1", pa.int16(), "Baloot: game points of team 1's projects"),
+    Column("baloot_seat", pa.int8(), "Baloot: seat holding a Baloot (K+Q of trump; null: none)"),
 )
 
 MATCH_COLUMNS: tuple[Column, ...] = (
@@ -83,7 +99,9 @@ def hands_table(rows: np.ndarray, metadata: dict[str, Any]) -> pa.Table:
         "bidder": rows[:, L.R_BIDDER],
         "contract": rows[:, L.R_CONTRACT],
         "malzoom": rows[:, L.R_MALZOOM].astype(bool),
-        "trump": np.array(list(C.SUITS))[rows[:, L.R_TRUMP]],
+        "trump": pa.array(
+            np.array(list(C.SUITS))[rows[:, L.R_TRUMP] % 4], mask=rows[:, L.R_TRUMP] < 0
+        ),
         "tricks_team0": rows[:, L.R_TRICKS],
         "tricks_team1": rows[:, L.R_TRICKS + 1],
         "n_tricks_played": rows[:, L.R_N_DONE],
@@ -100,6 +118,30 @@ def hands_table(rows: np.ndarray, metadata: dict[str, Any]) -> pa.Table:
     }
     for s in range(6):
         data[f"hand_seat{s}"] = rows[:, L.R_HAND + s]
+    baloot = metadata.get("family") == "baloot"
+    mode = rows[:, L.R_MODE]
+    none = np.ones(len(rows), dtype=bool)
+    data["mode"] = pa.array(np.array(["", "sun", "hokum"])[mode], mask=(mode == 0) | (not baloot))
+    data["ashkal"] = pa.array(rows[:, L.R_ASHKAL].astype(bool), mask=none if not baloot else None)
+    data["face_up"] = pa.array(
+        [C.format_card(int(c)) for c in rows[:, L.R_FACE_UP]] if baloot else [None] * len(rows),
+        type=pa.string(),
+    )
+    for name, col in (
+        ("card_points_team0", L.R_CARD_PTS),
+        ("card_points_team1", L.R_CARD_PTS + 1),
+        ("double", L.R_DOUBLE),
+        ("project_points_team0", L.R_PROJ_GP),
+        ("project_points_team1", L.R_PROJ_GP + 1),
+    ):
+        data[name] = pa.array(rows[:, col], mask=none if not baloot else None)
+    data["gahwa"] = pa.array(rows[:, L.R_GAHWA].astype(bool), mask=none if not baloot else None)
+    for name, col in (
+        ("kaboot_team", L.R_KABOOT),
+        ("project_team", L.R_PROJ_TEAM),
+        ("baloot_seat", L.R_BALOOT_SEAT),
+    ):
+        data[name] = pa.array(rows[:, col], mask=(rows[:, col] < 0) | (not baloot))
     return _table(HAND_COLUMNS, data, metadata)
 
 

@@ -86,6 +86,7 @@ def simulate(
     tmp_dir.mkdir()
     meta: dict[str, Any] = {
         "preset": rules.name,
+        "family": rules.preset.family,
         "options": dict(rules.options),
         "players": "random",
         "seed": seed,
@@ -123,6 +124,8 @@ def summarize(run: str | os.PathLike[str]) -> str:
         "bid success by contract (random players)",
         f"{'contract':>8} {'hands':>10} {'share':>7} {'made':>7} {'mean pts':>9}",
     ]
+    if meta.get("family") == "baloot":
+        return "\n".join(lines[:2] + _baloot_summary(hands) + _match_summary(run))
     by = (
         hands.with_columns(
             malzoom_label=pl.when(pl.col("malzoom"))
@@ -143,6 +146,35 @@ def summarize(run: str | os.PathLike[str]) -> str:
             f"{row['malzoom_label']:>8} {row['n']:>10,} {row['n'] / total:>7.1%} "
             f"{row['made'] or 0:>7.1%} {row['pts']:>9.2f}"
         )
+    return "\n".join(lines + _match_summary(run))
+
+
+def _baloot_summary(hands: pl.DataFrame) -> list[str]:
+    lines = [
+        "modes bought (random players)",
+        f"{'mode':>8} {'hands':>10} {'share':>7} {'buyer fails':>12} {'kaboot':>7}",
+    ]
+    total = len(hands)
+    by = (
+        hands.with_columns(pl.col("mode").fill_null("void"))
+        .group_by("mode")
+        .agg(
+            pl.len().alias("n"),
+            (pl.col("made") == False).mean().alias("fails"),  # noqa: E712
+            pl.col("kaboot_team").is_not_null().mean().alias("kaboot"),
+        )
+        .sort("mode")
+    )
+    for row in by.iter_rows(named=True):
+        lines.append(
+            f"{row['mode']:>8} {row['n']:>10,} {row['n'] / total:>7.1%} "
+            f"{row['fails'] or 0:>12.1%} {row['kaboot'] or 0:>7.1%}"
+        )
+    return lines
+
+
+def _match_summary(run: Path) -> list[str]:
+    lines: list[str] = []
     if (run / "matches.parquet").exists():
         matches = pl.read_parquet(run / "matches.parquet")
         mean, median, longest = matches.select(
@@ -160,4 +192,4 @@ def summarize(run: str | os.PathLike[str]) -> str:
                 for r in matches.group_by("reason").len().sort("reason").iter_rows(named=True)
             ),
         ]
-    return "\n".join(lines)
+    return lines

@@ -91,3 +91,13 @@ def test_replay_file(tmp_path: Path) -> None:
     path.write_text("{not json")
     code, _, stderr = _run("replay", str(path))
     assert code == 2 and "cannot read" in stderr
+
+
+def test_simulate_baloot_summarises_modes(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    code, stdout, _ = _run("simulate", "--preset", "baloot", "--matches", "100", "--out", str(out))
+    assert code == 0 and "modes bought" in stdout and "buyer fails" in stdout
+    hands = pl.read_parquet(out / "hands.parquet")
+    sun = hands.filter(pl.col("mode") == "sun")
+    assert len(sun) > 0 and sun["trump"].null_count() == len(sun)  # Sun has no trump
+    assert hands["face_up"].null_count() == 0

@@ -92,6 +92,8 @@ def compare_hands(
             ref = R.RefHand(preset, opts, dealer, texts)
         for t in range(k):
             action = decode_action(int(actions[t]), baloot)
+            if baloot and int(actions[t]) >= L.CALL:
+                events[f"call:{action}"] = events.get(f"call:{action}", 0) + 1
             phase = ref.phase
             numba_legal = actions_of_mask(phase, int(legal[t]), baloot)
             ref_legal = ref.legal_actions()

@@ -2,6 +2,8 @@
 
 import pytest
 
+from kout_sim.engine.layout import BALOOT_CALL_NAMES
+
 from ._diff import compare_hands, compare_matches
 
 PRESETS = ["kout_bo_4", "kout_bo_6", "kout_bh_4", "kout_bh_6", "baloot"]
@@ -36,6 +38,9 @@ def test_random_hands_agree(preset: str) -> None:
         # to Gahwa, closed hands, kaboot, projects, Baloot, failed buyers
         for event in BALOOT_EVENTS:
             assert events[event] > 10, event
+        # the random player makes every kind of call (docs/baloot.md)
+        for call in BALOOT_CALL_NAMES:
+            assert events.get(f"call:{call}", 0) > 0, call
 
 
 @pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bo_6"])
