@@ -236,6 +236,16 @@ def _list_field(record: Mapping[str, Any], key: str, where: str) -> list[Any]:
     return value
 
 
+def _act(hand: HandEngine, action: Action, index: str, n_action: int) -> int:
+    """Apply one recorded action after checking it against the legal set; the next action index."""
+    legal = hand.legal_actions()
+    if action not in legal:
+        seat = hand.to_act if hand.to_act is not None else -1
+        raise IllegalAction(f"{index} (action {n_action})", seat, action, legal)
+    hand.apply(action)
+    return n_action + 1
+
+
 def _run_hand(
     record: Any,
     rules: Rules,
@@ -263,13 +273,7 @@ def _run_hand(
 
     def act(action: Action, index: str) -> None:
         nonlocal n_action
-        legal = hand.legal_actions()
-        if action not in legal:
-            raise IllegalAction(
-                f"{prefix}{index} (action {n_action})", hand.to_act or 0, action, legal
-            )
-        hand.apply(action)
-        n_action += 1
+        n_action = _act(hand, action, f"{prefix}{index}", n_action)
 
     for i, raw in enumerate(calls):
         call = _norm_call(raw, f"{where}.calls[{i}]")
@@ -345,12 +349,7 @@ def _run_baloot_hand(
 
     def act(action: Action, index: str) -> None:
         nonlocal n_action
-        legal = hand.legal_actions()
-        if action not in legal:
-            seat = hand.to_act if hand.to_act is not None else -1
-            raise IllegalAction(f"{prefix}{index} (action {n_action})", seat, action, legal)
-        hand.apply(action)
-        n_action += 1
+        n_action = _act(hand, action, f"{prefix}{index}", n_action)
 
     def complete(before: str) -> None:
         if completion is None:

@@ -166,37 +166,56 @@ def compile_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     return P, STR
 
 
+def _first_dealer(n_players: int, meaning: str) -> Option:
+    return Option(
+        "first_dealer",
+        "low_draw",
+        f"low_draw, random, or a seat 0..{n_players - 1}",
+        meaning,
+        seat_or(n_players, "low_draw", "random"),
+    )
+
+
+def _target(default: int, common: str, meaning: str) -> Option:
+    return Option(
+        "target",
+        default,
+        f"a positive integer ({default} by default; {common} are common)",
+        meaning,
+        positive_int,
+    )
+
+
 def _kout_bo_options(n_players: int) -> dict[str, Option]:
-    return {
-        "first_dealer": Option(
-            "first_dealer",
-            "low_draw",
-            f"low_draw, random, or a seat 0..{n_players - 1}",
-            "how the first dealer is chosen (RULES.md 1.2)",
-            seat_or(n_players, "low_draw", "random"),
-        ),
-        "joker_lead_scope": Option(
+    options = (
+        _first_dealer(n_players, "how the first dealer is chosen (RULES.md 1.2)"),
+        Option(
             "joker_lead_scope",
             "bidding_team",
             "bidding_team, anyone",
             "who may lead a joker at contracts 8 and 9 (RULES.md 1.6)",
             choice("bidding_team", "anyone"),
         ),
-        "play_all_tricks": Option(
+        Option(
             "play_all_tricks",
             False,
             "true, false",
             "play every trick instead of stopping when the result is fixed (RULES.md 1.11)",
             boolean,
         ),
-        "target": Option(
-            "target",
-            101,
-            "a positive integer (101 by default; 51 and 151 are common)",
-            "match points that win the match (RULES.md 1.12(c))",
-            positive_int,
+        _target(101, "51 and 151", "match points that win the match (RULES.md 1.12(c))"),
+    )
+    return {o.name: o for o in options}
+
+
+def _kout_bh_options(n_players: int) -> dict[str, Option]:
+    options = (
+        _first_dealer(
+            n_players, "how the first dealer is chosen (RULES.md 2.2; joker draws as 15)"
         ),
-    }
+        _target(31, "26, 51 and 101", "|signed score| that ends the match (RULES.md 2.11)"),
+    )
+    return {o.name: o for o in options}
 
 
 _BO_BIDS = {5: "Bab", 6: "6", 7: "7", 8: "8", 9: "Bawan"}
@@ -239,25 +258,6 @@ for _n, _ranks, _missing in _BO_DECKS:
             options=_kout_bo_options(_n),
         )
     )
-
-
-def _kout_bh_options(n_players: int) -> dict[str, Option]:
-    return {
-        "first_dealer": Option(
-            "first_dealer",
-            "low_draw",
-            f"low_draw, random, or a seat 0..{n_players - 1}",
-            "how the first dealer is chosen (RULES.md 2.2; the joker draws as 15)",
-            seat_or(n_players, "low_draw", "random"),
-        ),
-        "target": Option(
-            "target",
-            31,
-            "a positive integer (31 by default; 26, 51 and 101 are common)",
-            "|signed score| that ends the match (RULES.md 2.11)",
-            positive_int,
-        ),
-    }
 
 
 _BH_BIDS = {5: "Bab", 6: "Six", 7: "Seven", 8: "Inzili"}
