@@ -4,16 +4,18 @@ Public API
 ----------
 - :func:`get_rules`, :func:`preset_names`: the presets and their options (rules as data).
 - :func:`replay_hand`, :func:`legal_actions`, :func:`replay_match`: records in, results out.
+- :func:`simulate`, :func:`load`: runs written as parquet shards, read back as polars LazyFrames.
 - :class:`IllegalAction`, :class:`InvalidRecord`, :class:`RulesError`: the errors (all ``ValueError``).
 """
 
 from __future__ import annotations
 
+__version__ = "0.1.0"
+
 from .errors import IllegalAction, InvalidRecord
 from .replay import legal_actions, replay_hand, replay_match
 from .rules import RulesError, get_rules, preset_names
-
-__version__ = "0.1.0"
+from .sim import load, simulate
 
 __all__ = [
     "IllegalAction",
@@ -22,7 +24,9 @@ __all__ = [
     "__version__",
     "get_rules",
     "legal_actions",
+    "load",
     "preset_names",
     "replay_hand",
     "replay_match",
+    "simulate",
 ]

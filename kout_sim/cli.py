@@ -46,6 +46,7 @@ def main() -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
 @click.option("--out", type=click.Path(), default=None, help="Run folder [data/runs/...].")
 @click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
+@click.option("--resume", is_flag=True, help="Finish an interrupted run (same settings).")
 @click.option("--overwrite", is_flag=True, help="Replace an existing run folder.")
 def simulate(
     preset: str,
@@ -56,9 +57,10 @@ def simulate(
     seed: int,
     out: str | None,
     workers: int | None,
+    resume: bool,
     overwrite: bool,
 ) -> None:
-    """Play random matches (or hands), write parquet, print bid success by contract."""
+    """Play random matches (or hands), write parquet shards, print bid success by contract."""
     from .sim import simulate as run_simulation
     from .sim import summarize
 
@@ -74,6 +76,7 @@ def simulate(
             out=out,
             workers=workers,
             overwrite=overwrite,
+            resume=resume,
         )
     except (ValueError, OSError) as exc:
         _fail(str(exc))

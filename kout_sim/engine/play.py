@@ -194,6 +194,7 @@ def _random_hand_block(
         start_hand(S, P, rng, dealer, deck, cards, hands, 0, 0, family)
         play_random(S, P, STR, rng, no_trace, no_trace, -1, family)
         record_hand(out[i], S, hands, n, family)
+        out[i, R_MATCH] = first + i  # the hand's stream index
 
 
 @jit_parallel

@@ -25,8 +25,8 @@ class Column:
 
 
 HAND_COLUMNS: tuple[Column, ...] = (
-    Column("match", pa.int64(), "match index (its random stream index)"),
-    Column("hand", pa.int16(), "hand number within the match, from 0"),
+    Column("match", pa.int64(), "match index = its random stream index (hands runs: the hand's)"),
+    Column("hand", pa.int16(), "hand number within the match, from 0 (0 in hands runs)"),
     Column("dealer", pa.int8(), "dealer seat"),
     Column("bidder", pa.int8(), "seat that won the auction"),
     Column("contract", pa.int8(), "winning bid (tricks)"),
@@ -158,3 +158,24 @@ def matches_table(rows: np.ndarray, metadata: dict[str, Any]) -> pa.Table:
         "score_team1": rows[:, L.X_SCORE + 1],
     }
     return _table(MATCH_COLUMNS, data, metadata)
+
+
+def data_dictionary() -> str:
+    """The data dictionary of a run folder as Markdown (written to ``docs/data.md``)."""
+    lines = [
+        "# Data dictionary",
+        "",
+        "Generated from `kout_sim/io/schema.py` (`python -m kout_sim.io.schema > docs/data.md`).",
+        "A run folder holds `run.json` (settings and run metadata, also stored as parquet key-value",
+        "metadata under the key `kout_sim` in every file) and the tables as shards",
+        "`hands/part-NNNNN.parquet` and `matches/part-NNNNN.parquet`; read them with",
+        "`kout_sim.load(folder)`, which returns polars LazyFrames.",
+    ]
+    for title, columns in (("hands", HAND_COLUMNS), ("matches", MATCH_COLUMNS)):
+        lines += ["", f"## `{title}`", "", "| column | type | meaning |", "|---|---|---|"]
+        lines += [f"| `{c.name}` | {c.dtype} | {c.meaning} |" for c in columns]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(data_dictionary(), end="")

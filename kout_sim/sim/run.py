@@ -1,8 +1,10 @@
-"""``simulate``: play a batch of random matches or hands and write it as a run folder of parquet.
+"""``simulate``: play random matches or hands and write them as a run folder of parquet shards.
 
-A run folder holds ``hands.parquet``, ``matches.parquet`` (whole-match runs) and ``run.json`` with
-the run metadata; each file is written to a temporary name and renamed, so a folder never holds a
-half-written table.
+A run folder holds ``run.json`` (the settings and the run metadata) and the tables as shards:
+``matches/part-NNNNN.parquet`` and ``hands/part-NNNNN.parquet``. Shard ``k`` always holds the same
+index range, played on the keyed random streams of those indices, so its rows never depend on the
+number of workers. Each shard is written to a temporary name and renamed: an interrupted run leaves
+only complete shards, and ``resume=True`` plays exactly the missing ones.
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +25,12 @@ import pyarrow.parquet as pq
 
 from .. import __version__
 from ..io.schema import hands_table, matches_table
-from ..rules import get_rules
+from ..rules import Rules, get_rules
 from .batch import check_workers, play_random_hands, play_random_matches
+
+SHARD_MATCHES = 4_096
+SHARD_HANDS = 1 << 20
+SETTINGS = ("preset", "options", "players", "seed", "unit", "count", "shard_size")
 
 
 def _git_revision() -> str | None:
@@ -45,6 +54,59 @@ def _write_atomic(table: Any, path: Path) -> None:
     os.replace(tmp, path)
 
 
+def _write_json(data: dict[str, Any], path: Path) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+
+
+def _count(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return value
+
+
+def _prepare(out: Path, settings: dict[str, Any], overwrite: bool, resume: bool) -> None:
+    """Create the run folder, or check that an existing one may be resumed or replaced."""
+    if out.exists():
+        if overwrite:
+            shutil.rmtree(out)
+        elif resume:
+            try:
+                previous = json.loads((out / "run.json").read_text())
+            except (OSError, ValueError):
+                raise ValueError(f"cannot resume {out}: no readable run.json") from None
+            for key in SETTINGS:
+                if previous.get(key) != settings[key]:
+                    raise ValueError(
+                        f"cannot resume {out}: it was run with {key}={previous.get(key)!r}, "
+                        f"not {settings[key]!r}"
+                    )
+            return
+        else:
+            raise ValueError(f"output folder {out} exists; pass --resume or --overwrite")
+    try:
+        (out / "hands").mkdir(parents=True)
+        if settings["unit"] == "matches":
+            (out / "matches").mkdir()
+    except OSError as exc:
+        raise ValueError(f"cannot create the output folder {out}: {exc.strerror}") from None
+    _write_json({**settings, "status": "running"}, out / "run.json")
+
+
+def _shards(count: int, size: int) -> Iterator[tuple[int, int, int]]:
+    for k, start in enumerate(range(0, count, size)):
+        yield k, start, min(size, count - start)
+
+
+def _progress(total: int, unit: str) -> Any:
+    if not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=f" {unit}", unit_scale=True, smoothing=0.1, file=sys.stderr)
+
+
 def simulate(
     preset: str = "kout_bo_4",
     *,
@@ -55,68 +117,114 @@ def simulate(
     out: str | os.PathLike[str] | None = None,
     workers: int | None = None,
     overwrite: bool = False,
+    resume: bool = False,
 ) -> Path:
     """Play ``matches`` whole random matches (or ``hands`` independent hands) and write a run.
 
     Returns the run folder. Raises ``ValueError`` (one line) for bad input: unknown preset or
-    option, non-positive counts, an existing folder without ``overwrite``.
+    option, non-positive counts, an existing folder without ``overwrite``/``resume``, a ``resume``
+    with other settings, an unwritable path.
     """
     rules = get_rules(preset, options)
-    if hands is not None:
-        matches = None
-    count = hands if hands is not None else matches
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        what = "hands" if hands is not None else "matches"
-        raise ValueError(f"{what} must be a positive integer, got {count!r}")
+    unit = "hands" if hands is not None else "matches"
+    count = _count(unit, hands if hands is not None else matches)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if overwrite and resume:
+        raise ValueError("pass either resume or overwrite, not both")
     workers = check_workers(workers)
     if out is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         out = Path("data") / "runs" / f"{preset}-seed{seed}-{stamp}"
     out = Path(out)
-    if out.exists():
-        if not overwrite:
-            raise ValueError(f"output folder {out} exists; pass overwrite=True (--overwrite)")
-        shutil.rmtree(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp_dir = out.with_name(f".{out.name}.tmp-{os.getpid()}")
-    if tmp_dir.exists():
-        shutil.rmtree(tmp_dir)
-    tmp_dir.mkdir()
-    meta: dict[str, Any] = {
+    settings: dict[str, Any] = {
         "preset": rules.name,
         "family": rules.preset.family,
         "options": dict(rules.options),
         "players": "random",
         "seed": seed,
-        "matches": matches,
-        "hands": hands,
-        "workers": workers,
+        "unit": unit,
+        "count": count,
+        "shard_size": SHARD_HANDS if unit == "hands" else SHARD_MATCHES,
         "version": __version__,
         "git_revision": _git_revision(),
     }
+    _prepare(out, settings, overwrite, resume)
     started = time.perf_counter()
-    if hands is not None:
-        hand_rows = play_random_hands(rules, hands, seed, workers=workers)
-        _write_atomic(hands_table(hand_rows, meta), tmp_dir / "hands.parquet")
-    else:
-        assert matches is not None
-        match_rows, hand_rows = play_random_matches(rules, matches, seed, workers=workers)
-        _write_atomic(hands_table(hand_rows, meta), tmp_dir / "hands.parquet")
-        _write_atomic(matches_table(match_rows, meta), tmp_dir / "matches.parquet")
-    meta["seconds"] = round(time.perf_counter() - started, 3)
-    meta["n_hand_rows"] = len(hand_rows)
-    (tmp_dir / "run.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp_dir, out)
+    pending = [
+        shard
+        for shard in _shards(count, settings["shard_size"])
+        if not (out / unit / f"part-{shard[0]:05d}.parquet").exists()
+    ]
+    bar = _progress(sum(size for _, _, size in pending), unit)
+    try:
+        if unit == "hands":
+            for k, start, size in pending:  # each shard already uses every worker
+                rows = play_random_hands(rules, size, seed, first=start, workers=workers)
+                _write_atomic(hands_table(rows, settings), out / "hands" / f"part-{k:05d}.parquet")
+                if bar is not None:
+                    bar.update(size)
+        else:
+            _run_match_shards(rules, settings, out, pending, workers, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    meta = {**settings, "status": "complete", "seconds": round(time.perf_counter() - started, 3)}
+    _write_json(meta, out / "run.json")
     return out
+
+
+def _run_match_shards(
+    rules: Rules,
+    settings: dict[str, Any],
+    out: Path,
+    pending: list[tuple[int, int, int]],
+    workers: int,
+    bar: Any,
+) -> None:
+    """Match shards on a thread pool (the kernels release the GIL), at most 2 per worker in flight."""
+    seed = settings["seed"]
+
+    def run(shard: tuple[int, int, int]) -> int:
+        k, start, size = shard
+        match_rows, hand_rows = play_random_matches(rules, size, seed, first=start, workers=1)
+        _write_atomic(hands_table(hand_rows, settings), out / "hands" / f"part-{k:05d}.parquet")
+        # the matches part is written last: it marks the shard complete
+        _write_atomic(
+            matches_table(match_rows, settings), out / "matches" / f"part-{k:05d}.parquet"
+        )
+        return size
+
+    with ThreadPoolExecutor(workers) as pool:
+        in_flight: list[Future[int]] = []
+        for shard in pending:
+            in_flight.append(pool.submit(run, shard))
+            if len(in_flight) >= 2 * workers:
+                done = in_flight.pop(0).result()
+                if bar is not None:
+                    bar.update(done)
+        for future in in_flight:
+            done = future.result()
+            if bar is not None:
+                bar.update(done)
+
+
+def load(run: str | os.PathLike[str]) -> dict[str, pl.LazyFrame]:
+    """The tables of a run folder as polars LazyFrames: ``hands`` and (match runs) ``matches``."""
+    run = Path(run)
+    if not (run / "run.json").exists():
+        raise ValueError(f"{run} is not a run folder (no run.json)")
+    tables = {"hands": pl.scan_parquet(run / "hands" / "*.parquet")}
+    if (run / "matches").exists():
+        tables["matches"] = pl.scan_parquet(run / "matches" / "*.parquet")
+    return tables
 
 
 def summarize(run: str | os.PathLike[str]) -> str:
     """A short text summary of a run: bid success by contract, and match lengths and endings."""
     run = Path(run)
     meta = json.loads((run / "run.json").read_text())
-    hands = pl.read_parquet(run / "hands.parquet")
+    hands = load(run)["hands"].collect()
     lines = [
         f"run {run}: preset {meta['preset']}, seed {meta['seed']}, {len(hands):,} hands "
         f"in {meta['seconds']} s",
@@ -175,8 +283,8 @@ def _baloot_summary(hands: pl.DataFrame) -> list[str]:
 
 def _match_summary(run: Path) -> list[str]:
     lines: list[str] = []
-    if (run / "matches.parquet").exists():
-        matches = pl.read_parquet(run / "matches.parquet")
+    if (run / "matches").exists():
+        matches = load(run)["matches"].collect()
         mean, median, longest = matches.select(
             pl.col("n_hands").mean().alias("mean"),
             pl.col("n_hands").median().alias("median"),

@@ -9,6 +9,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
+from kout_sim import load
 from kout_sim.cli import main
 
 
@@ -29,8 +30,8 @@ def test_simulate_writes_parquet_and_prints_bid_success(tmp_path: Path) -> None:
     code, stdout, _ = _run("simulate", "--matches", "300", "--seed", "3", "--out", str(out))
     assert code == 0, stdout
     assert "bid success by contract" in stdout and "matches, mean" in stdout
-    hands = pl.read_parquet(out / "hands.parquet")
-    matches = pl.read_parquet(out / "matches.parquet")
+    tables = load(out)
+    hands, matches = tables["hands"].collect(), tables["matches"].collect()
     assert len(matches) == 300 and matches["n_hands"].sum() == len(hands)
     meta = json.loads((out / "run.json").read_text())
     assert meta["preset"] == "kout_bo_4" and meta["seed"] == 3
@@ -40,7 +41,7 @@ def test_simulate_hands_mode(tmp_path: Path) -> None:
     out = tmp_path / "run"
     code, _, _ = _run("simulate", "--preset", "kout_bh_6", "--hands", "500", "--out", str(out))
     assert code == 0
-    assert len(pl.read_parquet(out / "hands.parquet")) == 500
+    assert load(out)["hands"].select(pl.len()).collect().item() == 500
 
 
 @pytest.mark.parametrize(
@@ -53,6 +54,7 @@ def test_simulate_hands_mode(tmp_path: Path) -> None:
         (["simulate", "--matches", "0"], "matches must be a positive integer"),
         (["simulate", "--players", "genius"], "unknown players 'genius'"),
         (["simulate", "--workers", "99"], "exceeds"),
+        (["simulate", "--resume", "--overwrite"], "not both"),
         (["bench", "--preset", "nope"], "unknown preset"),
         (["bench", "--workers", "0"], "workers must be a positive integer"),
     ],
@@ -68,7 +70,9 @@ def test_existing_output_folder_needs_overwrite(tmp_path: Path) -> None:
     out = tmp_path / "run"
     assert _run("simulate", "--matches", "10", "--out", str(out))[0] == 0
     code, _, stderr = _run("simulate", "--matches", "10", "--out", str(out))
-    assert code == 2 and "exists" in stderr
+    assert code == 2 and "exists" in stderr and "--resume" in stderr
+    code, _, stderr = _run("simulate", "--matches", "11", "--out", str(out), "--resume")
+    assert code == 2 and "count=10" in stderr
     assert _run("simulate", "--matches", "10", "--out", str(out), "--overwrite")[0] == 0
 
 
@@ -97,7 +101,7 @@ def test_simulate_baloot_summarises_modes(tmp_path: Path) -> None:
     out = tmp_path / "run"
     code, stdout, _ = _run("simulate", "--preset", "baloot", "--matches", "100", "--out", str(out))
     assert code == 0 and "modes bought" in stdout and "buyer fails" in stdout
-    hands = pl.read_parquet(out / "hands.parquet")
+    hands = load(out)["hands"].collect()
     sun = hands.filter(pl.col("mode") == "sun")
     assert len(sun) > 0 and sun["trump"].null_count() == len(sun)  # Sun has no trump
     assert hands["face_up"].null_count() == 0
