@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 import numpy as np
 from numba import prange
 
@@ -197,35 +200,6 @@ def _random_hand_block(
         out[i, R_MATCH] = first + i  # the hand's stream index
 
 
-@jit_parallel
-def random_hands_kout(
-    P: np.ndarray, STR: np.ndarray, seed: int, first: int, out: np.ndarray
-) -> None:
-    """Play ``len(out)`` independent random hands, hand ``i`` on stream ``(seed, first + i)``.
-
-    Each hand's dealer is a uniformly random seat. ``out`` is int64[n_hands, R_SIZE]. Blocks of
-    hands run on numba's threads (``numba.set_num_threads``); rows never depend on the split. One
-    entry point per family, so each compiles only its own family's rules.
-    """
-    n_hands = out.shape[0]
-    n_blocks = (n_hands + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        lo = b * BLOCK
-        _random_hand_block(P, STR, seed, first, out, lo, min(n_hands, lo + BLOCK), FAMILY_KOUT)
-
-
-@jit_parallel
-def random_hands_baloot(
-    P: np.ndarray, STR: np.ndarray, seed: int, first: int, out: np.ndarray
-) -> None:
-    """:func:`random_hands_kout` for Baloot."""
-    n_hands = out.shape[0]
-    n_blocks = (n_hands + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        lo = b * BLOCK
-        _random_hand_block(P, STR, seed, first, out, lo, min(n_hands, lo + BLOCK), FAMILY_BALOOT)
-
-
 @jit_inline
 def _random_hand_traced(
     P: np.ndarray,
@@ -313,76 +287,70 @@ def _random_matches(
     return h
 
 
-@jit
-def random_matches_kout(
-    P: np.ndarray,
-    STR: np.ndarray,
-    seed: int,
-    first: int,
-    match_rows: np.ndarray,
-    hand_rows: np.ndarray,
-) -> int:
-    """Whole random matches of a Kout preset (see :func:`_random_matches`)."""
-    return _random_matches(P, STR, seed, first, match_rows, hand_rows, FAMILY_KOUT)
+class FamilyKernels(NamedTuple):
+    """The batch entry points of one family, each compiled with only that family's rules."""
+
+    random_hands: Callable[..., None]
+    random_matches: Callable[..., int]
+    random_hand_traced: Callable[..., int]
 
 
-@jit
-def random_matches_baloot(
-    P: np.ndarray,
-    STR: np.ndarray,
-    seed: int,
-    first: int,
-    match_rows: np.ndarray,
-    hand_rows: np.ndarray,
-) -> int:
-    """Whole random matches of Baloot (see :func:`_random_matches`)."""
-    return _random_matches(P, STR, seed, first, match_rows, hand_rows, FAMILY_BALOOT)
+def _family_kernels(family: int) -> FamilyKernels:
+    """Entry points with ``family`` frozen in: numba prunes the other family's branches.
+
+    (Numba keys its cache of these closures by the value of ``family`` too.)
+    """
+
+    @jit_parallel
+    def hands_entry(P: np.ndarray, STR: np.ndarray, seed: int, first: int, out: np.ndarray) -> None:
+        n_hands = out.shape[0]
+        n_blocks = (n_hands + BLOCK - 1) // BLOCK
+        for b in prange(n_blocks):
+            lo = b * BLOCK
+            _random_hand_block(P, STR, seed, first, out, lo, min(n_hands, lo + BLOCK), family)
+
+    @jit
+    def matches_entry(
+        P: np.ndarray,
+        STR: np.ndarray,
+        seed: int,
+        first: int,
+        match_rows: np.ndarray,
+        hand_rows: np.ndarray,
+    ) -> int:
+        return _random_matches(P, STR, seed, first, match_rows, hand_rows, family)
+
+    @jit
+    def traced_entry(
+        P: np.ndarray,
+        STR: np.ndarray,
+        seed: int,
+        index: int,
+        hands: np.ndarray,
+        actions: np.ndarray,
+        legal: np.ndarray,
+        S: np.ndarray,
+        pass_permille: int,
+        score0: int,
+        score1: int,
+    ) -> int:
+        return _random_hand_traced(
+            P, STR, seed, index, hands, actions, legal, S, pass_permille, score0, score1, family
+        )
+
+    return FamilyKernels(hands_entry, matches_entry, traced_entry)
 
 
-@jit
-def random_hand_traced_kout(
-    P: np.ndarray,
-    STR: np.ndarray,
-    seed: int,
-    index: int,
-    hands: np.ndarray,
-    actions: np.ndarray,
-    legal: np.ndarray,
-    S: np.ndarray,
-    pass_permille: int,
-    score0: int,
-    score1: int,
-) -> int:
-    """Hand ``index`` of :func:`random_hands_kout`, traced (see :func:`_random_hand_traced`)."""
-    return _random_hand_traced(
-        P, STR, seed, index, hands, actions, legal, S, pass_permille, score0, score1, FAMILY_KOUT
-    )
-
-
-@jit
-def random_hand_traced_baloot(
-    P: np.ndarray,
-    STR: np.ndarray,
-    seed: int,
-    index: int,
-    hands: np.ndarray,
-    actions: np.ndarray,
-    legal: np.ndarray,
-    S: np.ndarray,
-    pass_permille: int,
-    score0: int,
-    score1: int,
-) -> int:
-    """Hand ``index`` of :func:`random_hands_baloot`, traced (see :func:`_random_hand_traced`)."""
-    return _random_hand_traced(
-        P, STR, seed, index, hands, actions, legal, S, pass_permille, score0, score1, FAMILY_BALOOT
-    )
+KERNELS = {FAMILY_KOUT: _family_kernels(FAMILY_KOUT), FAMILY_BALOOT: _family_kernels(FAMILY_BALOOT)}
 
 
 def random_hands(P: np.ndarray, STR: np.ndarray, seed: int, first: int, out: np.ndarray) -> None:
-    """Independent random hands of any preset: the family's kernel (see :func:`random_hands_kout`)."""
-    kernel = random_hands_baloot if P[P_FAMILY] == FAMILY_BALOOT else random_hands_kout
-    kernel(P, STR, seed, first, out)
+    """Play ``len(out)`` independent random hands, hand ``i`` on stream ``(seed, first + i)``.
+
+    Each hand's dealer is a uniformly random seat. ``out`` is int64[n_hands, R_SIZE]. Blocks of
+    hands run on numba's threads (``numba.set_num_threads``); rows never depend on the split.
+    """
+    KERNELS[int(P[P_FAMILY])].random_hands(P, STR, seed, first, out)
 
 
 def random_matches(
@@ -394,7 +362,7 @@ def random_matches(
     hand_rows: np.ndarray,
 ) -> int:
     """Whole random matches of any preset (see :func:`_random_matches`)."""
-    kernel = random_matches_baloot if P[P_FAMILY] == FAMILY_BALOOT else random_matches_kout
+    kernel = KERNELS[int(P[P_FAMILY])].random_matches
     return int(kernel(P, STR, seed, first, match_rows, hand_rows))
 
 
@@ -412,6 +380,5 @@ def random_hand_traced(
     score1: int = 0,
 ) -> int:
     """One traced random hand of any preset (see :func:`_random_hand_traced`)."""
-    baloot = P[P_FAMILY] == FAMILY_BALOOT
-    kernel = random_hand_traced_baloot if baloot else random_hand_traced_kout
+    kernel = KERNELS[int(P[P_FAMILY])].random_hand_traced
     return int(kernel(P, STR, seed, index, hands, actions, legal, S, pass_permille, score0, score1))
