@@ -80,6 +80,15 @@ MATCH_COLUMNS: tuple[Column, ...] = (
 )
 
 
+def _labels(codes: np.ndarray, names: list[str], missing: np.ndarray | None = None) -> pa.Array:
+    """A string column from small integer codes, built in arrow (dictionary decode), not Python."""
+    indices = pa.array(codes.astype(np.int32), mask=missing)
+    return pa.DictionaryArray.from_arrays(indices, pa.array(names)).cast(pa.string())
+
+
+CARD_NAMES = [C.format_card(c) if c < 52 or c in C.JOKER_NAMES else "" for c in range(C.N_CARDS)]
+
+
 def _table(columns: tuple[Column, ...], data: dict[str, Any], metadata: dict[str, Any]) -> pa.Table:
     arrays = [pa.array(data[c.name], type=c.dtype) for c in columns]
     schema = pa.schema(
@@ -99,9 +108,7 @@ def hands_table(rows: np.ndarray, metadata: dict[str, Any]) -> pa.Table:
         "bidder": rows[:, L.R_BIDDER],
         "contract": rows[:, L.R_CONTRACT],
         "malzoom": rows[:, L.R_MALZOOM].astype(bool),
-        "trump": pa.array(
-            np.array(list(C.SUITS))[rows[:, L.R_TRUMP] % 4], mask=rows[:, L.R_TRUMP] < 0
-        ),
+        "trump": _labels(rows[:, L.R_TRUMP] % 4, list(C.SUITS), rows[:, L.R_TRUMP] < 0),
         "tricks_team0": rows[:, L.R_TRICKS],
         "tricks_team1": rows[:, L.R_TRICKS + 1],
         "n_tricks_played": rows[:, L.R_N_DONE],
@@ -121,12 +128,9 @@ def hands_table(rows: np.ndarray, metadata: dict[str, Any]) -> pa.Table:
     baloot = metadata.get("family") == "baloot"
     mode = rows[:, L.R_MODE]
     none = np.ones(len(rows), dtype=bool)
-    data["mode"] = pa.array(np.array(["", "sun", "hokum"])[mode], mask=(mode == 0) | (not baloot))
+    data["mode"] = _labels(mode, ["", "sun", "hokum"], (mode == 0) | (not baloot))
     data["ashkal"] = pa.array(rows[:, L.R_ASHKAL].astype(bool), mask=none if not baloot else None)
-    data["face_up"] = pa.array(
-        [C.format_card(int(c)) for c in rows[:, L.R_FACE_UP]] if baloot else [None] * len(rows),
-        type=pa.string(),
-    )
+    data["face_up"] = _labels(rows[:, L.R_FACE_UP], CARD_NAMES, none if not baloot else None)
     for name, col in (
         ("card_points_team0", L.R_CARD_PTS),
         ("card_points_team1", L.R_CARD_PTS + 1),
@@ -147,13 +151,12 @@ def hands_table(rows: np.ndarray, metadata: dict[str, Any]) -> pa.Table:
 
 def matches_table(rows: np.ndarray, metadata: dict[str, Any]) -> pa.Table:
     """Match rows (int64[m, X_SIZE]) as an arrow table with run metadata."""
-    reasons = np.array([r or "" for r in L.REASON_NAMES], dtype=object)
     data = {
         "match": rows[:, L.X_MATCH],
         "first_dealer": rows[:, L.X_FIRST_DEALER],
         "n_hands": rows[:, L.X_N_HANDS],
         "winner": rows[:, L.X_WINNER],
-        "reason": reasons[rows[:, L.X_REASON]],
+        "reason": _labels(rows[:, L.X_REASON], [r or "" for r in L.REASON_NAMES]),
         "score_team0": rows[:, L.X_SCORE],
         "score_team1": rows[:, L.X_SCORE + 1],
     }

@@ -159,11 +159,7 @@ def simulate(
     bar = _progress(sum(size for _, _, size in pending), unit)
     try:
         if unit == "hands":
-            for k, start, size in pending:  # each shard already uses every worker
-                rows = play_random_hands(rules, size, seed, first=start, workers=workers)
-                _write_atomic(hands_table(rows, settings), out / "hands" / f"part-{k:05d}.parquet")
-                if bar is not None:
-                    bar.update(size)
+            _run_hand_shards(rules, settings, out, pending, workers, bar)
         else:
             _run_match_shards(rules, settings, out, pending, workers, bar)
     finally:
@@ -172,6 +168,33 @@ def simulate(
     meta = {**settings, "status": "complete", "seconds": round(time.perf_counter() - started, 3)}
     _write_json(meta, out / "run.json")
     return out
+
+
+def _run_hand_shards(
+    rules: Rules,
+    settings: dict[str, Any],
+    out: Path,
+    pending: list[tuple[int, int, int]],
+    workers: int,
+    bar: Any,
+) -> None:
+    """Hand shards: each is played on every worker; writing shard k overlaps playing shard k+1."""
+    seed = settings["seed"]
+
+    def write(k: int, rows: Any) -> None:
+        _write_atomic(hands_table(rows, settings), out / "hands" / f"part-{k:05d}.parquet")
+
+    with ThreadPoolExecutor(1) as writer:
+        previous: Future[None] | None = None
+        for k, start, size in pending:
+            rows = play_random_hands(rules, size, seed, first=start, workers=workers)
+            if previous is not None:
+                previous.result()  # at most one shard waits to be written: memory stays flat
+            previous = writer.submit(write, k, rows)
+            if bar is not None:
+                bar.update(size)
+        if previous is not None:
+            previous.result()
 
 
 def _run_match_shards(
@@ -224,18 +247,19 @@ def summarize(run: str | os.PathLike[str]) -> str:
     """A short text summary of a run: bid success by contract, and match lengths and endings."""
     run = Path(run)
     meta = json.loads((run / "run.json").read_text())
-    hands = load(run)["hands"].collect()
+    lazy = load(run)["hands"]
+    total = lazy.select(pl.len()).collect().item()
     lines = [
-        f"run {run}: preset {meta['preset']}, seed {meta['seed']}, {len(hands):,} hands "
+        f"run {run}: preset {meta['preset']}, seed {meta['seed']}, {total:,} hands "
         f"in {meta['seconds']} s",
         "",
         "bid success by contract (random players)",
         f"{'contract':>8} {'hands':>10} {'share':>7} {'made':>7} {'mean pts':>9}",
     ]
     if meta.get("family") == "baloot":
-        return "\n".join(lines[:2] + _baloot_summary(hands) + _match_summary(run))
+        return "\n".join(lines[:2] + _baloot_summary(lazy, total) + _match_summary(run))
     by = (
-        hands.with_columns(
+        lazy.with_columns(
             malzoom_label=pl.when(pl.col("malzoom"))
             .then(pl.lit("5 forced"))
             .otherwise(pl.col("contract").cast(pl.String))
@@ -247,8 +271,8 @@ def summarize(run: str | os.PathLike[str]) -> str:
             (pl.col("points_team0") + pl.col("points_team1")).mean().alias("pts"),
         )
         .sort("malzoom_label")
+        .collect()
     )
-    total = len(hands)
     for row in by.iter_rows(named=True):
         lines.append(
             f"{row['malzoom_label']:>8} {row['n']:>10,} {row['n'] / total:>7.1%} "
@@ -257,12 +281,11 @@ def summarize(run: str | os.PathLike[str]) -> str:
     return "\n".join(lines + _match_summary(run))
 
 
-def _baloot_summary(hands: pl.DataFrame) -> list[str]:
+def _baloot_summary(hands: pl.LazyFrame, total: int) -> list[str]:
     lines = [
         "modes bought (random players)",
         f"{'mode':>8} {'hands':>10} {'share':>7} {'buyer fails':>12} {'kaboot':>7}",
     ]
-    total = len(hands)
     by = (
         hands.with_columns(pl.col("mode").fill_null("void"))
         .group_by("mode")
@@ -272,6 +295,7 @@ def _baloot_summary(hands: pl.DataFrame) -> list[str]:
             pl.col("kaboot_team").is_not_null().mean().alias("kaboot"),
         )
         .sort("mode")
+        .collect()
     )
     for row in by.iter_rows(named=True):
         lines.append(
