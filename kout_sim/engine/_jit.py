@@ -22,11 +22,12 @@ def _cache_dir() -> str:
     """Numba cache folder keyed by a digest of every kernel source file.
 
     Numba invalidates a cached kernel when its own file changes, not when a kernel it calls from
-    another file does; keying the folder by all engine sources makes any change recompile
-    everything. ``NUMBA_CACHE_DIR`` set by the user wins.
+    another file does; keying the folder by all engine and player sources makes any change
+    recompile everything. ``NUMBA_CACHE_DIR`` set by the user wins.
     """
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
+    package = Path(__file__).parent.parent
+    for path in sorted([*package.glob("engine/*.py"), *package.glob("players/*.py")]):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kout_sim" / "numba"

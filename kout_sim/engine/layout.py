@@ -249,7 +249,14 @@ R_PROJ_GP = 35  # 2 entries
 R_BALOOT_SEAT = 37
 R_ASHKAL = 38
 R_FACE_UP = 39
-R_SIZE = 40
+R_CALLS = 40  # 4 entries: the calls in order, 8 per entry, one byte each (call index + 1; 0 = none)
+R_WINNERS = 44  # seat winning each completed trick, 4 bits each from the first (seat + 1; 0 = none)
+R_SIZE = 48
+MAX_CALLS = 32  # calls recorded in R_CALLS (a hand never has more)
+
+# ---- traced decisions (the actions table): one int32 per decision ------------------------------------
+# bits 0-7: the global action id (card id, or CALL + call index); 8-11: the seat; 12-19: legal actions
+MAX_ACTIONS = 96  # decisions traced per hand (a hand never has more: 54 cards + calls in kout_bo_6)
 
 # ---- per-match result row (int64) ---------------------------------------------------------------------------
 X_MATCH = 0

@@ -1,4 +1,8 @@
-"""Random play and the batch drivers (independent hands over threads, keyed random streams)."""
+"""The play loop and the batch drivers (independent hands over threads, keyed random streams).
+
+Each hand or match has two random streams: the deal lane (first dealer, shuffles) and the play lane
+(the players' choices), both keyed by the run seed and the stream index of the hand or match.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from ._jit import jit, jit_inline, jit_parallel, nth_bit, popcount
+from ..players.policy import choose
+from ..players.registry import N_PARAMS
+from ._jit import jit, jit_inline, jit_parallel, popcount
 from .baloot import completion_masks
 from .deal import deck_cards, first_dealer
 from .game import apply_action, legal_mask, start_hand
@@ -33,6 +39,8 @@ from .layout import (
     M_SCORE,
     M_SIZE,
     M_WINNER,
+    MAX_ACTIONS,
+    MAX_CALLS,
     P_FAMILY,
     P_N_PLAYERS,
     PH_AUCTION,
@@ -41,6 +49,7 @@ from .layout import (
     R_ASHKAL,
     R_BALOOT_SEAT,
     R_BIDDER,
+    R_CALLS,
     R_CARD_PTS,
     R_CONTRACT,
     R_DEALER,
@@ -67,6 +76,7 @@ from .layout import (
     R_SCORE_BEFORE,
     R_TRICKS,
     R_TRUMP,
+    R_WINNERS,
     S_BIDDER,
     S_DEALER,
     S_FORCED_JOKER,
@@ -81,8 +91,10 @@ from .layout import (
     S_PHASE,
     S_POINTS,
     S_SIZE,
+    S_TO_ACT,
     S_TRICKS,
     S_TRUMP,
+    S_WINNERS,
     X_FIRST_DEALER,
     X_MATCH,
     X_N_HANDS,
@@ -91,41 +103,54 @@ from .layout import (
     X_WINNER,
 )
 from .match import apply_hand, new_match
-from .rng import below, seed_stream
+from .rng import LANE_DEAL, LANE_PLAY, below, seed_stream
 
 BLOCK = 512  # hands per parallel work item
 
 
 @jit_inline
-def play_random(
+def play_hand(
     S: np.ndarray,
     P: np.ndarray,
     STR: np.ndarray,
+    MS: np.ndarray,
     rng: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    row: np.ndarray,
     actions: np.ndarray,
     legal: np.ndarray,
-    pass_permille: int,
+    packed: np.ndarray,
     family: int,
 ) -> int:
-    """Play the hand in ``S`` to its end, every decision uniform over the legal set.
+    """Play the hand in ``S`` to its end, each decision made by the acting seat's policy.
 
-    With ``pass_permille >= 0`` an auction seat that may pass does so with that probability (in
-    thousandths) and otherwise bids uniformly: low auctions give long hands, which the tests use to
-    reach late-hand rules. When ``actions`` and ``legal`` (int64[>= 64]) are non-empty they receive
-    each decision's action (card id, or ``CALL + call index``) and phase-relative legal mask.
-    Returns the number of actions.
+    ``kinds`` (int64[6]) and ``params`` (float64[6, N_PARAMS]) are the line-up, ``MS`` the match
+    state (the score before the hand), ``rng`` the play lane. The calls go to ``row[R_CALLS:]``.
+    Non-empty traces receive each decision: ``actions`` / ``legal`` (int64) the global action id and
+    the phase-relative legal mask, ``packed`` (int32) action | seat << 8 | n legal << 12.
+    Returns the number of decisions, or -1 if a policy chose an illegal action.
     """
     t = 0
-    trace = actions.shape[0] > 0
+    n_calls = 0
+    for k in range(4):
+        row[R_CALLS + k] = 0
     while S[S_PHASE] != PH_OVER:
         mask = legal_mask(S, P, STR, family)
-        choices = mask
-        if pass_permille >= 0 and S[S_PHASE] == PH_AUCTION and (mask & 1) != 0 and mask != 1:
-            choices = 1 if below(rng, 1000) < pass_permille else mask ^ 1
-        action = nth_bit(choices, below(rng, popcount(choices)))
-        if trace:
-            actions[t] = action if S[S_PHASE] == PH_PLAY else CALL + action
+        seat = S[S_TO_ACT]
+        action = choose(S, P, STR, MS, rng, kinds[seat], params[seat], mask, family)
+        if action < 0 or action > 63 or (mask >> action) & 1 == 0:
+            return -1
+        is_card = S[S_PHASE] == PH_PLAY
+        code = action if is_card else CALL + action
+        if not is_card and n_calls < MAX_CALLS:
+            row[R_CALLS + n_calls // 8] |= np.int64(action + 1) << (8 * (n_calls % 8))
+            n_calls += 1
+        if t < actions.shape[0]:
+            actions[t] = code
             legal[t] = mask
+        if t < packed.shape[0]:
+            packed[t] = code | (seat << 8) | (popcount(mask) << 12)
         apply_action(S, P, STR, action, family)
         t += 1
     return t
@@ -153,6 +178,10 @@ def record_hand(row: np.ndarray, S: np.ndarray, hands: np.ndarray, n: int, famil
     row[R_JOKER_LEADS] = S[S_JOKER_LEADS]
     row[R_JOKER_FORCED] = S[S_JOKER_FORCED]
     row[R_N_ACTIONS] = S[S_N_ACTIONS]
+    winners = np.int64(0)
+    for k in range(S[S_N_DONE]):
+        winners |= np.int64(S[S_WINNERS + k] + 1) << (4 * k)
+    row[R_WINNERS] = winners
     for seat in range(6):
         row[R_HAND + seat] = hands[seat] if seat < n else 0
     if family == FAMILY_BALOOT:
@@ -174,91 +203,116 @@ def record_hand(row: np.ndarray, S: np.ndarray, hands: np.ndarray, n: int, famil
 
 
 @jit_inline
-def _random_hand_block(
+def _hand_block(
     P: np.ndarray,
     STR: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
     seed: int,
     first: int,
     out: np.ndarray,
+    trace: np.ndarray,
     lo: int,
     hi: int,
     family: int,
 ) -> None:
     n = P[P_N_PLAYERS]
     S = np.empty(S_SIZE, dtype=np.int64)
-    rng = np.empty(4, dtype=np.uint64)
+    MS = np.zeros(M_SIZE, dtype=np.int64)
+    deal_rng = np.empty(4, dtype=np.uint64)
+    play_rng = np.empty(4, dtype=np.uint64)
     hands = np.zeros(6, dtype=np.int64)
     deck = deck_cards(P)
     cards = np.empty_like(deck)
     no_trace = np.empty(0, dtype=np.int64)
+    no_packed = np.empty(0, dtype=np.int32)
     for i in range(lo, hi):
-        seed_stream(rng, seed, first + i)
-        dealer = below(rng, n)
-        start_hand(S, P, rng, dealer, deck, cards, hands, 0, 0, family)
-        play_random(S, P, STR, rng, no_trace, no_trace, -1, family)
-        record_hand(out[i], S, hands, n, family)
-        out[i, R_MATCH] = first + i  # the hand's stream index
+        seed_stream(deal_rng, seed, first + i, LANE_DEAL)
+        seed_stream(play_rng, seed, first + i, LANE_PLAY)
+        dealer = below(deal_rng, n)
+        start_hand(S, P, deal_rng, dealer, deck, cards, hands, 0, 0, family)
+        packed = trace[i] if trace.shape[0] > 0 else no_packed
+        row = out[i]
+        t = play_hand(S, P, STR, MS, play_rng, kinds, params, row, no_trace, no_trace, packed, family)
+        record_hand(row, S, hands, n, family)
+        if t < 0:
+            row[R_N_ACTIONS] = -1
+        row[R_MATCH] = first + i  # the hand's stream index
 
 
 @jit_inline
-def _random_hand_traced(
+def _hand_traced(
     P: np.ndarray,
     STR: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
     seed: int,
     index: int,
     hands: np.ndarray,
     actions: np.ndarray,
     legal: np.ndarray,
     S: np.ndarray,
-    pass_permille: int,
     score0: int,
     score1: int,
     family: int,
 ) -> int:
-    """Hand ``index`` of :func:`random_hands`, with its deal, actions and legal masks traced.
+    """Hand ``index`` of :func:`play_hands`, with its deal, actions and legal masks traced.
 
-    ``pass_permille`` is passed to :func:`play_random` (-1: uniform, the rows of ``random_hands``);
     ``score0``/``score1`` are the match score before the hand (the Baloot Sun doubling gate).
     """
     n = P[P_N_PLAYERS]
-    rng = np.empty(4, dtype=np.uint64)
+    deal_rng = np.empty(4, dtype=np.uint64)
+    play_rng = np.empty(4, dtype=np.uint64)
+    MS = np.zeros(M_SIZE, dtype=np.int64)
+    MS[M_SCORE] = score0
+    MS[M_SCORE + 1] = score1
+    row = np.zeros(R_SIZE, dtype=np.int64)
     deck = deck_cards(P)
     cards = np.empty_like(deck)
-    seed_stream(rng, seed, index)
-    dealer = below(rng, n)
-    start_hand(S, P, rng, dealer, deck, cards, hands, score0, score1, family)
-    return play_random(S, P, STR, rng, actions, legal, pass_permille, family)
+    seed_stream(deal_rng, seed, index, LANE_DEAL)
+    seed_stream(play_rng, seed, index, LANE_PLAY)
+    dealer = below(deal_rng, n)
+    start_hand(S, P, deal_rng, dealer, deck, cards, hands, score0, score1, family)
+    no_packed = np.empty(0, dtype=np.int32)
+    return play_hand(S, P, STR, MS, play_rng, kinds, params, row, actions, legal, no_packed, family)
 
 
 @jit_inline
-def _random_matches(
+def _matches(
     P: np.ndarray,
     STR: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
     seed: int,
     first: int,
     match_rows: np.ndarray,
     hand_rows: np.ndarray,
+    trace: np.ndarray,
     family: int,
 ) -> int:
-    """Play ``len(match_rows)`` whole random matches, match ``m`` on stream ``(seed, first + m)``.
+    """Play ``len(match_rows)`` whole matches, match ``m`` on the streams of ``(seed, first + m)``.
 
     Each match draws its first dealer by the preset's rule, then plays hands until the match ends.
     ``match_rows`` (int64[n, X_SIZE]) receives one row per match, ``hand_rows`` (int64[cap, R_SIZE])
-    one per hand. Returns the number of hand rows written, or -1 if ``hand_rows`` was too small.
-    Releases the GIL, so threads can run disjoint ranges in parallel.
+    one per hand, ``trace`` (int32[cap, MAX_ACTIONS] or empty) each hand's packed decisions.
+    Returns the number of hand rows written, -1 if ``hand_rows`` was too small, -2 if a policy
+    chose an illegal action. Releases the GIL, so threads can run disjoint ranges in parallel.
     """
     n = P[P_N_PLAYERS]
     S = np.empty(S_SIZE, dtype=np.int64)
     MS = np.empty(M_SIZE, dtype=np.int64)
-    rng = np.empty(4, dtype=np.uint64)
+    deal_rng = np.empty(4, dtype=np.uint64)
+    play_rng = np.empty(4, dtype=np.uint64)
     hands = np.zeros(6, dtype=np.int64)
     deck = deck_cards(P)
     cards = np.empty_like(deck)
     no_trace = np.empty(0, dtype=np.int64)
+    no_packed = np.empty(0, dtype=np.int32)
     h = 0
     for m in range(match_rows.shape[0]):
-        seed_stream(rng, seed, first + m)
-        fd = first_dealer(rng, P, deck)
+        seed_stream(deal_rng, seed, first + m, LANE_DEAL)
+        seed_stream(play_rng, seed, first + m, LANE_PLAY)
+        fd = first_dealer(deal_rng, P, deck)
         new_match(MS, fd)
         while MS[M_WINNER] < 0:
             if h >= hand_rows.shape[0]:
@@ -268,8 +322,13 @@ def _random_matches(
             row[R_SCORE_BEFORE + 1] = MS[M_SCORE + 1]
             row[R_HAND_IDX] = MS[M_N_HANDS]
             dealer = MS[M_DEALER]
-            start_hand(S, P, rng, dealer, deck, cards, hands, MS[M_SCORE], MS[M_SCORE + 1], family)
-            play_random(S, P, STR, rng, no_trace, no_trace, -1, family)
+            start_hand(S, P, deal_rng, dealer, deck, cards, hands, MS[M_SCORE], MS[M_SCORE + 1], family)
+            packed = trace[h] if trace.shape[0] > 0 else no_packed
+            t = play_hand(
+                S, P, STR, MS, play_rng, kinds, params, row, no_trace, no_trace, packed, family
+            )
+            if t < 0:
+                return -2
             apply_hand(MS, S, P)
             record_hand(row, S, hands, n, family)
             row[R_MATCH] = first + m
@@ -290,9 +349,9 @@ def _random_matches(
 class FamilyKernels(NamedTuple):
     """The batch entry points of one family, each compiled with only that family's rules."""
 
-    random_hands: Callable[..., None]
-    random_matches: Callable[..., int]
-    random_hand_traced: Callable[..., int]
+    hands: Callable[..., None]
+    matches: Callable[..., int]
+    hand_traced: Callable[..., int]
 
 
 def _family_kernels(family: int) -> FamilyKernels:
@@ -302,68 +361,123 @@ def _family_kernels(family: int) -> FamilyKernels:
     """
 
     @jit_parallel
-    def hands_entry(P: np.ndarray, STR: np.ndarray, seed: int, first: int, out: np.ndarray) -> None:
+    def hands_entry(
+        P: np.ndarray,
+        STR: np.ndarray,
+        kinds: np.ndarray,
+        params: np.ndarray,
+        seed: int,
+        first: int,
+        out: np.ndarray,
+        trace: np.ndarray,
+    ) -> None:
         n_hands = out.shape[0]
         n_blocks = (n_hands + BLOCK - 1) // BLOCK
         for b in prange(n_blocks):
             lo = b * BLOCK
-            _random_hand_block(P, STR, seed, first, out, lo, min(n_hands, lo + BLOCK), family)
+            hi = min(n_hands, lo + BLOCK)
+            _hand_block(P, STR, kinds, params, seed, first, out, trace, lo, hi, family)
 
     @jit
     def matches_entry(
         P: np.ndarray,
         STR: np.ndarray,
+        kinds: np.ndarray,
+        params: np.ndarray,
         seed: int,
         first: int,
         match_rows: np.ndarray,
         hand_rows: np.ndarray,
+        trace: np.ndarray,
     ) -> int:
-        return _random_matches(P, STR, seed, first, match_rows, hand_rows, family)
+        return _matches(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace, family)
 
     @jit
     def traced_entry(
         P: np.ndarray,
         STR: np.ndarray,
+        kinds: np.ndarray,
+        params: np.ndarray,
         seed: int,
         index: int,
         hands: np.ndarray,
         actions: np.ndarray,
         legal: np.ndarray,
         S: np.ndarray,
-        pass_permille: int,
         score0: int,
         score1: int,
     ) -> int:
-        return _random_hand_traced(
-            P, STR, seed, index, hands, actions, legal, S, pass_permille, score0, score1, family
+        return _hand_traced(
+            P, STR, kinds, params, seed, index, hands, actions, legal, S, score0, score1, family
         )
 
     return FamilyKernels(hands_entry, matches_entry, traced_entry)
 
 
 KERNELS = {FAMILY_KOUT: _family_kernels(FAMILY_KOUT), FAMILY_BALOOT: _family_kernels(FAMILY_BALOOT)}
+NO_TRACE = np.zeros((0, MAX_ACTIONS), dtype=np.int32)
 
 
-def random_hands(P: np.ndarray, STR: np.ndarray, seed: int, first: int, out: np.ndarray) -> None:
-    """Play ``len(out)`` independent random hands, hand ``i`` on stream ``(seed, first + i)``.
-
-    Each hand's dealer is a uniformly random seat. ``out`` is int64[n_hands, R_SIZE]. Blocks of
-    hands run on numba's threads (``numba.set_num_threads``); rows never depend on the split.
-    """
-    KERNELS[int(P[P_FAMILY])].random_hands(P, STR, seed, first, out)
-
-
-def random_matches(
+def play_hands(
     P: np.ndarray,
     STR: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    seed: int,
+    first: int,
+    out: np.ndarray,
+    trace: np.ndarray = NO_TRACE,
+) -> None:
+    """Play ``len(out)`` independent hands, hand ``i`` on the streams of ``(seed, first + i)``.
+
+    Each hand's dealer is a uniformly random seat, the score before it 0-0. ``out`` is
+    int64[n_hands, R_SIZE]; ``trace`` int32[n_hands, MAX_ACTIONS] or empty. Blocks of hands run on
+    numba's threads (``numba.set_num_threads``); rows never depend on the split. A row whose
+    ``R_N_ACTIONS`` is -1 met an illegal choice of a policy.
+    """
+    KERNELS[int(P[P_FAMILY])].hands(P, STR, kinds, params, seed, first, out, trace)
+
+
+def play_matches(
+    P: np.ndarray,
+    STR: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
     seed: int,
     first: int,
     match_rows: np.ndarray,
     hand_rows: np.ndarray,
+    trace: np.ndarray = NO_TRACE,
 ) -> int:
-    """Whole random matches of any preset (see :func:`_random_matches`)."""
-    kernel = KERNELS[int(P[P_FAMILY])].random_matches
-    return int(kernel(P, STR, seed, first, match_rows, hand_rows))
+    """Whole matches of any preset (see :func:`_matches`)."""
+    kernel = KERNELS[int(P[P_FAMILY])].matches
+    return int(kernel(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace))
+
+
+def hand_traced(
+    P: np.ndarray,
+    STR: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    seed: int,
+    index: int,
+    hands: np.ndarray,
+    actions: np.ndarray,
+    legal: np.ndarray,
+    S: np.ndarray,
+    score0: int = 0,
+    score1: int = 0,
+) -> int:
+    """One traced hand of any preset (see :func:`_hand_traced`)."""
+    kernel = KERNELS[int(P[P_FAMILY])].hand_traced
+    return int(kernel(P, STR, kinds, params, seed, index, hands, actions, legal, S, score0, score1))
+
+
+def random_lineup(pass_probability: float = -1.0) -> tuple[np.ndarray, np.ndarray]:
+    """``kinds``/``params`` of random players on every seat (``pass_probability``: see random)."""
+    params = np.zeros((6, N_PARAMS), dtype=np.float64)
+    params[:, 0] = pass_probability
+    return np.zeros(6, dtype=np.int64), params
 
 
 def random_hand_traced(
@@ -379,6 +493,6 @@ def random_hand_traced(
     score0: int = 0,
     score1: int = 0,
 ) -> int:
-    """One traced random hand of any preset (see :func:`_random_hand_traced`)."""
-    kernel = KERNELS[int(P[P_FAMILY])].random_hand_traced
-    return int(kernel(P, STR, seed, index, hands, actions, legal, S, pass_permille, score0, score1))
+    """:func:`hand_traced` with random players; ``pass_permille >= 0`` biases auction passes."""
+    kinds, params = random_lineup(pass_permille / 1000 if pass_permille >= 0 else -1.0)
+    return hand_traced(P, STR, kinds, params, seed, index, hands, actions, legal, S, score0, score1)

@@ -14,6 +14,9 @@ _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _STREAM = np.uint64(0xD1B54A32D192ED03)
+_LANE = np.uint64(0x8CB92BA72F3D8DD7)
+LANE_DEAL = 0
+LANE_PLAY = 1
 _U30 = np.uint64(30)
 _U27 = np.uint64(27)
 _U31 = np.uint64(31)
@@ -34,9 +37,15 @@ def _rotl(x: np.uint64, k: int) -> np.uint64:
 
 
 @jit_inline
-def seed_stream(rng: np.ndarray, seed: int, index: int) -> None:
-    """Key the 4-word state ``rng`` (uint64[4]) to stream ``index`` of run ``seed``."""
+def seed_stream(rng: np.ndarray, seed: int, index: int, lane: int) -> None:
+    """Key the 4-word state ``rng`` (uint64[4]) to stream ``(seed, index, lane)``.
+
+    ``lane`` separates the uses of one match's randomness: ``LANE_DEAL`` (first dealer, shuffles)
+    and ``LANE_PLAY`` (the players' choices), so the deals of a match never depend on how it was
+    played (the duplicate duels replay the same deals with other players).
+    """
     key = _mix64(np.uint64(seed) ^ _GAMMA) ^ (np.uint64(index) * _STREAM)
+    key = _mix64(key ^ (np.uint64(lane) * _LANE))
     for i in range(4):
         key = key + _GAMMA
         rng[i] = _mix64(key)

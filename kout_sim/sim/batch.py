@@ -1,4 +1,4 @@
-"""Typed Python wrappers of the batch kernels: random hands and random matches, in parallel.
+"""Typed Python wrappers of the batch kernels: hands and matches, in parallel, for any line-up.
 
 Work is cut into fixed chunks keyed by stream index, so the rows never depend on the number of
 workers: ``workers`` only decides how many chunks run at once (numba threads for hands, GIL-free
@@ -8,16 +8,21 @@ kernel calls on a thread pool for matches).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
 
 from ..engine import layout as L
-from ..engine.play import random_hands, random_matches
+from ..engine.play import play_hands as _play_hands
+from ..engine.play import play_matches as _play_matches
+from ..players import Lineup, parse_lineup
 from ..rules import Rules
 
 MATCH_CHUNK = 2048
+
+Players = str | Sequence[str] | Lineup
 
 
 def available_workers() -> int:
@@ -40,6 +45,109 @@ def check_workers(workers: int | None) -> int:
     return workers
 
 
+def lineup_of(rules: Rules, players: Players) -> Lineup:
+    """``players`` (spec, specs or line-up) validated for ``rules``."""
+    return parse_lineup(players, rules.n_players, rules.preset.family)
+
+
+def _illegal(lineup: Lineup) -> RuntimeError:
+    return RuntimeError(f"a policy chose an illegal action (players {lineup.describe()})")
+
+
+def play_hands(
+    rules: Rules,
+    n_hands: int,
+    seed: int,
+    players: Players = "random",
+    *,
+    first: int = 0,
+    workers: int | None = None,
+    out: np.ndarray | None = None,
+    trace: np.ndarray | None = None,
+) -> np.ndarray:
+    """``n_hands`` independent hands; int64[n_hands, R_SIZE] result rows.
+
+    Hand ``i`` is played on the random streams of ``(seed, first + i)`` with a uniformly random
+    dealer. ``out`` (int64[n_hands, R_SIZE]) may be given to reuse a buffer; ``trace``
+    (int32[n_hands, MAX_ACTIONS]) receives each hand's packed decisions.
+    """
+    workers = check_workers(workers)
+    lineup = lineup_of(rules, players)
+    P, STR = rules.tables
+    if out is None:
+        out = np.zeros((n_hands, L.R_SIZE), dtype=np.int64)
+    elif out.shape != (n_hands, L.R_SIZE) or out.dtype != np.int64:
+        raise ValueError(f"out must be int64[{n_hands}, {L.R_SIZE}]")
+    if trace is None:
+        trace = np.zeros((0, L.MAX_ACTIONS), dtype=np.int32)
+    elif trace.shape != (n_hands, L.MAX_ACTIONS) or trace.dtype != np.int32:
+        raise ValueError(f"trace must be int32[{n_hands}, {L.MAX_ACTIONS}]")
+    previous = numba.get_num_threads()
+    numba.set_num_threads(workers)
+    try:
+        _play_hands(P, STR, lineup.kinds, lineup.params(rules.preset.family), seed, first, out, trace)
+    finally:
+        numba.set_num_threads(previous)
+    if n_hands and out[:, L.R_N_ACTIONS].min() < 0:
+        raise _illegal(lineup)
+    return out
+
+
+def _match_chunk(
+    rules: Rules, lineup: Lineup, seed: int, first: int, n: int, traced: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    P, STR = rules.tables
+    kinds, params = lineup.kinds, lineup.params(rules.preset.family)
+    match_rows = np.zeros((n, L.X_SIZE), dtype=np.int64)
+    capacity = n * 48
+    while True:
+        hand_rows = np.zeros((capacity, L.R_SIZE), dtype=np.int64)
+        trace = np.zeros((capacity if traced else 0, L.MAX_ACTIONS), dtype=np.int32)
+        n_rows = _play_matches(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace)
+        if n_rows == -2:
+            raise _illegal(lineup)
+        if n_rows >= 0:
+            return match_rows, hand_rows[:n_rows], trace[:n_rows]
+        capacity *= 4
+
+
+def play_matches(
+    rules: Rules,
+    n_matches: int,
+    seed: int,
+    players: Players = "random",
+    *,
+    first: int = 0,
+    workers: int | None = None,
+    traced: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``n_matches`` whole matches: match rows int64[n, X_SIZE], hand rows int64[h, R_SIZE] and
+    (``traced``) each hand's packed decisions int32[h, MAX_ACTIONS] (else int32[0, MAX_ACTIONS]).
+
+    Match ``m`` is played on the random streams of ``(seed, first + m)``.
+    """
+    workers = check_workers(workers)
+    lineup = lineup_of(rules, players)
+    starts = list(range(first, first + n_matches, MATCH_CHUNK))
+    sizes = [min(MATCH_CHUNK, first + n_matches - s) for s in starts]
+
+    def chunk(start_size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return _match_chunk(rules, lineup, seed, start_size[0], start_size[1], traced)
+
+    if workers == 1 or len(starts) <= 1:
+        parts = [chunk(ss) for ss in zip(starts, sizes)]
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(chunk, zip(starts, sizes)))
+    if not parts:
+        return (
+            np.zeros((0, L.X_SIZE), np.int64),
+            np.zeros((0, L.R_SIZE), np.int64),
+            np.zeros((0, L.MAX_ACTIONS), np.int32),
+        )
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))  # type: ignore[return-value]
+
+
 def play_random_hands(
     rules: Rules,
     n_hands: int,
@@ -49,53 +157,13 @@ def play_random_hands(
     workers: int | None = None,
     out: np.ndarray | None = None,
 ) -> np.ndarray:
-    """``n_hands`` independent uniformly random hands; int64[n_hands, R_SIZE] result rows.
-
-    Hand ``i`` is played on the random stream ``(seed, first + i)`` with a uniformly random dealer.
-    ``out`` (int64[n_hands, R_SIZE]) may be given to reuse a buffer.
-    """
-    workers = check_workers(workers)
-    P, STR = rules.tables
-    if out is None:
-        out = np.zeros((n_hands, L.R_SIZE), dtype=np.int64)
-    elif out.shape != (n_hands, L.R_SIZE) or out.dtype != np.int64:
-        raise ValueError(f"out must be int64[{n_hands}, {L.R_SIZE}]")
-    previous = numba.get_num_threads()
-    numba.set_num_threads(workers)
-    try:
-        random_hands(P, STR, seed, first, out)
-    finally:
-        numba.set_num_threads(previous)
-    return out
-
-
-def _match_chunk(rules: Rules, seed: int, first: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-    P, STR = rules.tables
-    match_rows = np.zeros((n, L.X_SIZE), dtype=np.int64)
-    capacity = n * 48
-    while True:
-        hand_rows = np.zeros((capacity, L.R_SIZE), dtype=np.int64)
-        n_rows = random_matches(P, STR, seed, first, match_rows, hand_rows)
-        if n_rows >= 0:
-            return match_rows, hand_rows[:n_rows]
-        capacity *= 4
+    """:func:`play_hands` with random players on every seat."""
+    return play_hands(rules, n_hands, seed, "random", first=first, workers=workers, out=out)
 
 
 def play_random_matches(
     rules: Rules, n_matches: int, seed: int, *, first: int = 0, workers: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``n_matches`` whole random matches: (match rows int64[n, X_SIZE], hand rows int64[h, R_SIZE]).
-
-    Match ``m`` is played on the random stream ``(seed, first + m)``.
-    """
-    workers = check_workers(workers)
-    starts = list(range(first, first + n_matches, MATCH_CHUNK))
-    sizes = [min(MATCH_CHUNK, first + n_matches - s) for s in starts]
-    if workers == 1 or len(starts) == 1:
-        parts = [_match_chunk(rules, seed, s, k) for s, k in zip(starts, sizes)]
-    else:
-        with ThreadPoolExecutor(workers) as pool:
-            parts = list(pool.map(lambda sk: _match_chunk(rules, seed, *sk), zip(starts, sizes)))
-    if not parts:
-        return np.zeros((0, L.X_SIZE), np.int64), np.zeros((0, L.R_SIZE), np.int64)
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    """:func:`play_matches` with random players: (match rows, hand rows)."""
+    match_rows, hand_rows, _ = play_matches(rules, n_matches, seed, first=first, workers=workers)
+    return match_rows, hand_rows

@@ -1,0 +1,85 @@
+"""The player types and their parameters: names, meanings, defaults and ranges, in one place.
+
+Each parameter is one float64 slot of the seat's parameter row (its position in ``params`` is its
+index in the kernel). Parameters may differ by game family (Kout, Baloot).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .baloot_heuristic import BALOOT_PARAMS
+from .kinds import KIND_HEURISTIC, KIND_RANDOM, Param
+from .kout_heuristic import KOUT_PARAMS
+
+N_PARAMS = 16  # float64 slots per seat in the kernels' parameter rows
+
+
+@dataclass(frozen=True)
+class PlayerType:
+    """A policy: its kernel kind and its parameters per family (``"kout"``, ``"baloot"``)."""
+
+    name: str
+    kind: int
+    summary: str
+    params: dict[str, tuple[Param, ...]]
+
+    def params_for(self, family: str) -> tuple[Param, ...]:
+        return self.params.get(family, ())
+
+
+_RANDOM_PARAMS = (
+    Param(
+        "pass",
+        0,
+        -1.0,
+        -1.0,
+        1.0,
+        "probability of passing whenever a pass and another call are legal "
+        "(-1: every legal action equally likely)",
+    ),
+)
+
+PLAYERS: dict[str, PlayerType] = {
+    "random": PlayerType(
+        "random",
+        KIND_RANDOM,
+        "every legal action equally likely",
+        {"kout": _RANDOM_PARAMS, "baloot": _RANDOM_PARAMS},
+    ),
+    "heuristic": PlayerType(
+        "heuristic",
+        KIND_HEURISTIC,
+        "rule-of-thumb bidding and card play of a competent player (see docs/players.md)",
+        {"kout": KOUT_PARAMS, "baloot": BALOOT_PARAMS},
+    ),
+}
+
+KINDS = {p.kind: p.name for p in PLAYERS.values()}
+
+
+def policy_family(family: str) -> str:
+    """The parameter family of a preset family: ``"baloot"``, or ``"kout"`` for both Kout games."""
+    return "baloot" if family == "baloot" else "kout"
+
+
+def register(player: PlayerType) -> None:
+    """Add a player type (used by the policy modules when they are imported)."""
+    PLAYERS[player.name] = player
+    KINDS[player.kind] = player.name
+
+
+def player_help() -> str:
+    """Every player type and its parameters, as text (``kout-sim players``)."""
+    lines = []
+    for player in PLAYERS.values():
+        lines.append(f"{player.name}: {player.summary}")
+        for family, params in player.params.items():
+            for p in params:
+                lines.append(
+                    f"    [{family}] {p.name} = {p.default:g}  ({p.low:g}..{p.high:g}): {p.meaning}"
+                )
+    return "\n".join(lines)
+
+
+__all__ = ["N_PARAMS", "PLAYERS", "Param", "PlayerType", "policy_family", "register"]
