@@ -11,14 +11,9 @@ import statistics
 import time
 from typing import Any
 
-import numpy as np
-
 from . import __version__
-from .engine import layout as L
 from .rules import get_rules
-from .sim.batch import check_workers, play_random_hands
-
-PLAYERS = ("random",)
+from .sim.batch import check_workers, lineup_of, new_rows, play_hands
 
 
 def bench(
@@ -34,23 +29,23 @@ def bench(
 ) -> dict[str, Any]:
     """Measure hands per second; returns a JSON-compatible dict (see ``kout-sim bench --help``)."""
     rules = get_rules(preset)
-    if players not in PLAYERS:
-        raise ValueError(f"unknown players {players!r}; valid: {', '.join(PLAYERS)}")
+    lineup = lineup_of(rules, players)
     workers = check_workers(workers)
     if hands < 1 or repeats < 1:
         raise ValueError("hands and repeats must be positive")
-    play_random_hands(rules, 1000, seed, workers=workers)  # compile (or load the cache) first
-    rows = np.zeros((hands, L.R_SIZE), dtype=np.int64)  # one result buffer, written every repeat
-    play_random_hands(rules, hands, seed, workers=workers, out=rows)  # warm-up pass
+    play_hands(rules, 1000, seed, lineup, workers=workers)  # compile (or load the cache) first
+    rows = new_rows(hands)  # one result buffer, written every repeat
+    play_hands(rules, hands, seed, lineup, workers=workers, out=rows)  # warm-up pass
     rates = []
     for r in range(repeats):
         t0 = time.perf_counter()
-        play_random_hands(rules, hands, seed, first=(r + 1) * hands, workers=workers, out=rows)
+        first = (r + 1) * hands
+        play_hands(rules, hands, seed, lineup, first=first, workers=workers, out=rows)
         rates.append(hands / (time.perf_counter() - t0))
     rate = statistics.median(rates)
     out: dict[str, Any] = {
         "preset": preset,
-        "players": players,
+        "players": lineup.describe(),
         "workers": workers,
         "hands": hands,
         "repeats": repeats,

@@ -40,41 +40,57 @@ def main() -> None:
 @main.command()
 @click.option("--preset", default="kout_bo_4", show_default=True, help="Rule preset.")
 @click.option("--option", "option", multiple=True, metavar="KEY=VALUE", help="Preset option.")
-@click.option("--players", default="random", show_default=True, help="Player policy.")
+@click.option(
+    "--players",
+    multiple=True,
+    metavar="SPEC",
+    help="Player NAME[:KEY=VALUE,...]: once for every seat, twice for team 0 and team 1, or once "
+    "per seat [random]. See `kout-sim players`.",
+)
 @click.option("--matches", type=int, default=10_000, show_default=True, help="Whole matches.")
 @click.option("--hands", type=int, default=None, help="Play N independent hands instead.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
 @click.option("--out", type=click.Path(), default=None, help="Run folder [data/runs/...].")
 @click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
+@click.option("--actions", is_flag=True, help="Also write one row per decision (actions table).")
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Run the shards on a Dask cluster: a scheduler address, or local:N for a local one.",
+)
 @click.option("--resume", is_flag=True, help="Finish an interrupted run (same settings).")
 @click.option("--overwrite", is_flag=True, help="Replace an existing run folder.")
 def simulate(
     preset: str,
     option: tuple[str, ...],
-    players: str,
+    players: tuple[str, ...],
     matches: int,
     hands: int | None,
     seed: int,
     out: str | None,
     workers: int | None,
+    actions: bool,
+    scheduler: str | None,
     resume: bool,
     overwrite: bool,
 ) -> None:
-    """Play random matches (or hands), write parquet shards, print bid success by contract."""
+    """Play matches (or hands), write parquet shards, print bid success by contract."""
     from .sim import simulate as run_simulation
     from .sim import summarize
 
-    if players != "random":
-        _fail(f"unknown players {players!r}; valid: random")
     try:
         folder = run_simulation(
             preset,
             options=_parse_options(option),
+            players=list(players) or "random",
             matches=matches,
             hands=hands,
             seed=seed,
             out=out,
             workers=workers,
+            actions=actions,
+            scheduler=scheduler,
             overwrite=overwrite,
             resume=resume,
         )
@@ -86,7 +102,9 @@ def simulate(
 
 @main.command()
 @click.option("--preset", default="kout_bo_4", show_default=True, help="Rule preset.")
-@click.option("--players", default="random", show_default=True, help="Player policy.")
+@click.option(
+    "--players", default="random", show_default=True, metavar="SPEC", help="Player of every seat."
+)
 @click.option("--workers", type=int, default=1, show_default=True, help="Threads.")
 @click.option("--hands", type=int, default=2_000_000, show_default=True, help="Hands a repeat.")
 @click.option("--repeats", type=int, default=5, show_default=True, help="Repeats (median).")
@@ -103,7 +121,7 @@ def bench(
     reference: bool,
     as_json: bool,
 ) -> None:
-    """Full random hands per second (deal, auction, trump, play, scoring, result row)."""
+    """Full hands per second (deal, auction, trump, play, scoring, result row)."""
     from .bench import bench as run_bench
 
     try:
@@ -127,12 +145,26 @@ def bench(
 
 
 @main.command()
-@click.argument("record_file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("record_file", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("--engine", type=click.Choice(["numba", "reference"]), default="numba")
-def replay(record_file: str, engine: str) -> None:
-    """Replay a hand or match record (JSON file) and print the result as JSON."""
+@click.option("--run", "run_dir", default=None, help="A run folder (with --match).")
+@click.option("--match", "match", type=int, default=None, help="Match index in the run.")
+def replay(record_file: str | None, engine: str, run_dir: str | None, match: int | None) -> None:
+    """Replay a hand or match record (JSON file) and print the result as JSON.
+
+    With --run DIR --match K: play match K of the run again alone, print it as a match record and
+    re-check it through the reference engine (exit 1 if they differ).
+    """
     from . import replay_hand, replay_match
 
+    if run_dir is not None or match is not None:
+        if record_file is not None or run_dir is None or match is None:
+            _fail("give either RECORD_FILE, or --run DIR with --match K")
+        _replay_run(str(run_dir), int(match or 0))
+        return
+    if record_file is None:
+        _fail("give a RECORD_FILE, or --run DIR --match K")
+        return
     try:
         record = json.loads(Path(record_file).read_text())
     except (OSError, json.JSONDecodeError) as exc:
@@ -147,6 +179,83 @@ def replay(record_file: str, engine: str) -> None:
         _fail(str(exc))
         return
     click.echo(json.dumps(result, indent=2))
+
+
+def _replay_run(run_dir: str, match: int) -> None:
+    from .sim.records import dumps, match_record, recheck
+
+    try:
+        record = match_record(run_dir, match)
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+        return
+    click.echo(dumps(record))
+    problems = recheck(run_dir, match, record)
+    if problems:
+        click.echo("reference re-check FAILED: " + "; ".join(problems), err=True)
+        sys.exit(1)
+    click.echo(f"reference re-check: match {match} agrees ({len(record['hands'])} hands)", err=True)
+
+
+@main.command()
+@click.option("--preset", default="kout_bo_4", show_default=True, help="Rule preset.")
+@click.option("--option", "option", multiple=True, metavar="KEY=VALUE", help="Preset option.")
+@click.option("--team-a", required=True, metavar="SPEC", help="Player of team A's seats.")
+@click.option("--team-b", required=True, metavar="SPEC", help="Player of team B's seats.")
+@click.option("--matches", type=int, default=1_000, show_default=True, help="Deal sequences.")
+@click.option("--hands", type=int, default=None, help="Duel on N independent hands instead.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
+@click.option("--out", type=click.Path(), default=None, help="Duel folder [data/duels/...].")
+@click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--overwrite", is_flag=True, help="Replace an existing duel folder.")
+def duel(
+    preset: str,
+    option: tuple[str, ...],
+    team_a: str,
+    team_b: str,
+    matches: int,
+    hands: int | None,
+    seed: int,
+    out: str | None,
+    workers: int | None,
+    as_json: bool,
+    overwrite: bool,
+) -> None:
+    """Duplicate duel: every deal sequence played twice with the teams exchanged.
+
+    Reports team A's match win rate and point margin per hand with 95% intervals, the variance
+    reduction of the pairing, and bid success by contract per side; the runs and duel.json go
+    under --out.
+    """
+    from .sim.duel import _jsonable, report
+    from .sim.duel import duel as run_duel
+
+    try:
+        result = run_duel(
+            preset,
+            team_a,
+            team_b,
+            options=_parse_options(option),
+            matches=matches,
+            hands=hands,
+            seed=seed,
+            out=out,
+            workers=workers,
+            overwrite=overwrite,
+        )
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+        return
+    click.echo(json.dumps(_jsonable(result)) if as_json else report(result))
+
+
+@main.command()
+def players() -> None:
+    """List the player types and their parameters."""
+    from .players import player_help
+
+    click.echo(player_help())
 
 
 @main.command()

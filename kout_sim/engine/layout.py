@@ -250,8 +250,20 @@ R_BALOOT_SEAT = 37
 R_ASHKAL = 38
 R_FACE_UP = 39
 R_CALLS = 40  # 4 entries: the calls in order, 8 per entry, one byte each (call index + 1; 0 = none)
-R_WINNERS = 44  # seat winning each completed trick, 4 bits each from the first (seat + 1; 0 = none)
-R_SIZE = 48
+R_WINNERS = 44  # 2 entries: seat winning each completed trick, one byte each (seat + 1; 0 = none)
+R_N_CALLS = 46
+R_BIDDER_PROJ = 48  # Baloot: 2 entries, the buyer's project codes (0 = none)
+R_FIRST_DEAL = 50  # Baloot: 4 entries, each seat's five-card first deal (RULES.md 3.2.1)
+# the bidder's hand features (-1: does not apply) and the joker holders
+R_B_TRUMP_LEN = 54
+R_B_HONOURS = 55  # top four trumps held: A K Q J (Kout), J 9 A T (Baloot Hokum)
+R_B_JOKERS = 56
+R_B_SIDE_ACES = 57
+R_B_SIDE_KINGS = 58
+R_B_VOIDS = 59
+R_B_CARD_PTS = 60  # Baloot: card points of the buyer's eight cards under the mode
+R_HOLDER = 61  # 3 entries: seat dealt BJ, RJ, JK (-1: not in the deck)
+R_SIZE = 64
 MAX_CALLS = 32  # calls recorded in R_CALLS (a hand never has more)
 
 # ---- traced decisions (the actions table): one int32 per decision ------------------------------------

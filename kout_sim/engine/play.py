@@ -14,7 +14,7 @@ from numba import prange
 
 from ..players.policy import choose
 from ..players.registry import N_PARAMS
-from ._jit import jit, jit_inline, jit_parallel, popcount
+from ._jit import jit, jit_inline, jit_parallel, lowest_bit, popcount
 from .baloot import completion_masks
 from .deal import deck_cards, first_dealer
 from .game import apply_action, legal_mask, start_hand
@@ -27,6 +27,7 @@ from .layout import (
     B_GAHWA,
     B_KABOOT,
     B_MODE,
+    B_PROJ,
     B_PROJ_GP,
     B_PROJ_TEAM,
     B_TAKER,
@@ -42,23 +43,33 @@ from .layout import (
     MAX_ACTIONS,
     MAX_CALLS,
     P_FAMILY,
+    P_JOKER_MASK,
     P_N_PLAYERS,
-    PH_AUCTION,
     PH_OVER,
     PH_PLAY,
     R_ASHKAL,
+    R_B_CARD_PTS,
+    R_B_HONOURS,
+    R_B_JOKERS,
+    R_B_SIDE_ACES,
+    R_B_SIDE_KINGS,
+    R_B_TRUMP_LEN,
+    R_B_VOIDS,
     R_BALOOT_SEAT,
     R_BIDDER,
+    R_BIDDER_PROJ,
     R_CALLS,
     R_CARD_PTS,
     R_CONTRACT,
     R_DEALER,
     R_DOUBLE,
     R_FACE_UP,
+    R_FIRST_DEAL,
     R_FORCED_JOKER,
     R_GAHWA,
     R_HAND,
     R_HAND_IDX,
+    R_HOLDER,
     R_JOKER_FORCED,
     R_JOKER_LEADS,
     R_KABOOT,
@@ -68,12 +79,14 @@ from .layout import (
     R_MATCH_WINNER,
     R_MODE,
     R_N_ACTIONS,
+    R_N_CALLS,
     R_N_DONE,
     R_POINTS,
     R_PROJ_GP,
     R_PROJ_TEAM,
     R_SCORE_AFTER,
     R_SCORE_BEFORE,
+    R_SIZE,
     R_TRICKS,
     R_TRUMP,
     R_WINNERS,
@@ -95,6 +108,7 @@ from .layout import (
     S_TRICKS,
     S_TRUMP,
     S_WINNERS,
+    T_POINTS,
     X_FIRST_DEALER,
     X_MATCH,
     X_N_HANDS,
@@ -135,6 +149,7 @@ def play_hand(
     n_calls = 0
     for k in range(4):
         row[R_CALLS + k] = 0
+    row[R_N_CALLS] = 0
     while S[S_PHASE] != PH_OVER:
         mask = legal_mask(S, P, STR, family)
         seat = S[S_TO_ACT]
@@ -146,6 +161,7 @@ def play_hand(
         if not is_card and n_calls < MAX_CALLS:
             row[R_CALLS + n_calls // 8] |= np.int64(action + 1) << (8 * (n_calls % 8))
             n_calls += 1
+            row[R_N_CALLS] = n_calls
         if t < actions.shape[0]:
             actions[t] = code
             legal[t] = mask
@@ -157,7 +173,15 @@ def play_hand(
 
 
 @jit_inline
-def record_hand(row: np.ndarray, S: np.ndarray, hands: np.ndarray, n: int, family: int) -> None:
+def record_hand(
+    row: np.ndarray,
+    S: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    hands: np.ndarray,
+    n: int,
+    family: int,
+) -> None:
     """Write the result of the finished hand ``S`` dealt as ``hands`` into ``row`` (int64[R_SIZE]).
 
     For Baloot the recorded hands are the eight cards each seat held after completion.
@@ -178,10 +202,10 @@ def record_hand(row: np.ndarray, S: np.ndarray, hands: np.ndarray, n: int, famil
     row[R_JOKER_LEADS] = S[S_JOKER_LEADS]
     row[R_JOKER_FORCED] = S[S_JOKER_FORCED]
     row[R_N_ACTIONS] = S[S_N_ACTIONS]
-    winners = np.int64(0)
+    row[R_WINNERS] = 0
+    row[R_WINNERS + 1] = 0
     for k in range(S[S_N_DONE]):
-        winners |= np.int64(S[S_WINNERS + k] + 1) << (4 * k)
-    row[R_WINNERS] = winners
+        row[R_WINNERS + k // 8] |= np.int64(S[S_WINNERS + k] + 1) << (8 * (k % 8))
     for seat in range(6):
         row[R_HAND + seat] = hands[seat] if seat < n else 0
     if family == FAMILY_BALOOT:
@@ -197,9 +221,65 @@ def record_hand(row: np.ndarray, S: np.ndarray, hands: np.ndarray, n: int, famil
         row[R_BALOOT_SEAT] = S[B_BALOOT_SEAT]
         row[R_ASHKAL] = S[B_ASHKAL]
         row[R_FACE_UP] = S[B_FACE_UP]
+        for seat in range(4):
+            row[R_FIRST_DEAL + seat] = hands[seat]
+        buyer = S[S_BIDDER]
+        row[R_BIDDER_PROJ] = S[B_PROJ + 2 * buyer] if buyer >= 0 else 0
+        row[R_BIDDER_PROJ + 1] = S[B_PROJ + 2 * buyer + 1] if buyer >= 0 else 0
         if S[B_MODE] != 0:
             completion_masks(S, row, R_HAND)
             row[R_HAND + S[B_TAKER]] |= np.int64(1) << S[B_FACE_UP]
+    hand_features(row, S, P, STR, n, family)
+
+
+SUIT_BITS = np.int64(0x1FFF)
+ACES = np.int64((1 << 12) | (1 << 25) | (1 << 38) | (1 << 51))
+KINGS = np.int64((1 << 11) | (1 << 24) | (1 << 37) | (1 << 50))
+KOUT_HONOURS = np.int64(0xF << 9)  # J Q K A of one suit
+HOKUM_HONOURS = np.int64((1 << 7) | (1 << 8) | (1 << 9) | (1 << 12))  # 9 T J A (RULES.md 3.1)
+
+
+@jit_inline
+def hand_features(
+    row: np.ndarray, S: np.ndarray, P: np.ndarray, STR: np.ndarray, n: int, family: int
+) -> None:
+    """The bidder's hand features and the joker holders, from the recorded hands of ``row``."""
+    for j in range(3):
+        row[R_HOLDER + j] = -1
+        for seat in range(n):
+            if (row[R_HAND + seat] >> (52 + j)) & 1:
+                row[R_HOLDER + j] = seat
+    for k in range(7):
+        row[R_B_TRUMP_LEN + k] = -1
+    bidder = S[S_BIDDER]
+    if bidder < 0 or (family == FAMILY_BALOOT and S[B_MODE] == 0):
+        return
+    hand = row[R_HAND + bidder]
+    trump = row[R_TRUMP]
+    trump_mask = np.int64(0)
+    if trump >= 0:
+        trump_mask = SUIT_BITS << (13 * trump)
+        honours = HOKUM_HONOURS if family == FAMILY_BALOOT else KOUT_HONOURS
+        row[R_B_TRUMP_LEN] = popcount(hand & trump_mask)
+        row[R_B_HONOURS] = popcount(hand & (honours << (13 * trump)))
+    row[R_B_SIDE_ACES] = popcount(hand & ACES & ~trump_mask)
+    row[R_B_SIDE_KINGS] = popcount(hand & KINGS & ~trump_mask)
+    voids = 0
+    for suit in range(4):
+        if hand & (SUIT_BITS << (13 * suit)) == 0:
+            voids += 1
+    row[R_B_VOIDS] = voids
+    if family == FAMILY_BALOOT:
+        table = S[S_TRUMP]
+        points = 0
+        rest = hand
+        while rest != 0:
+            card = lowest_bit(rest)
+            rest &= rest - 1
+            points += STR[T_POINTS + table, card]
+        row[R_B_CARD_PTS] = points
+    else:
+        row[R_B_JOKERS] = popcount(hand & P[P_JOKER_MASK])
 
 
 @jit_inline
@@ -233,8 +313,10 @@ def _hand_block(
         start_hand(S, P, deal_rng, dealer, deck, cards, hands, 0, 0, family)
         packed = trace[i] if trace.shape[0] > 0 else no_packed
         row = out[i]
-        t = play_hand(S, P, STR, MS, play_rng, kinds, params, row, no_trace, no_trace, packed, family)
-        record_hand(row, S, hands, n, family)
+        t = play_hand(
+            S, P, STR, MS, play_rng, kinds, params, row, no_trace, no_trace, packed, family
+        )
+        record_hand(row, S, P, STR, hands, n, family)
         if t < 0:
             row[R_N_ACTIONS] = -1
         row[R_MATCH] = first + i  # the hand's stream index
@@ -322,7 +404,9 @@ def _matches(
             row[R_SCORE_BEFORE + 1] = MS[M_SCORE + 1]
             row[R_HAND_IDX] = MS[M_N_HANDS]
             dealer = MS[M_DEALER]
-            start_hand(S, P, deal_rng, dealer, deck, cards, hands, MS[M_SCORE], MS[M_SCORE + 1], family)
+            start_hand(
+                S, P, deal_rng, dealer, deck, cards, hands, MS[M_SCORE], MS[M_SCORE + 1], family
+            )
             packed = trace[h] if trace.shape[0] > 0 else no_packed
             t = play_hand(
                 S, P, STR, MS, play_rng, kinds, params, row, no_trace, no_trace, packed, family
@@ -330,7 +414,7 @@ def _matches(
             if t < 0:
                 return -2
             apply_hand(MS, S, P)
-            record_hand(row, S, hands, n, family)
+            record_hand(row, S, P, STR, hands, n, family)
             row[R_MATCH] = first + m
             row[R_SCORE_AFTER] = MS[M_SCORE]
             row[R_SCORE_AFTER + 1] = MS[M_SCORE + 1]

@@ -15,6 +15,8 @@ import pyarrow as pa
 
 from .. import cards as C
 from ..engine import layout as L
+from ..rules import Rules
+from . import features as F
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,45 @@ HAND_COLUMNS: tuple[Column, ...] = (
     Column("project_points_team0", pa.int16(), "Baloot: game points of team 0's projects"),
     Column("project_points_team1", pa.int16(), "Baloot: game points of team 1's projects"),
     Column("baloot_seat", pa.int8(), "Baloot: seat holding a Baloot (K+Q of trump; null: none)"),
+    Column("forced_joker", pa.bool_(), "a forced joker lead ended the hand (RULES.md 2.8)"),
+    Column(
+        "calls",
+        pa.list_(pa.string()),
+        "the calls in order: pass, bids 5..9, trump suit letters; Baloot call names",
+    ),
+    Column("trick_winners", pa.list_(pa.int8()), "seat that won each completed trick, in order"),
+    Column("bj_holder", pa.int8(), "seat dealt the small joker BJ (null: not in the deck)"),
+    Column("rj_holder", pa.int8(), "seat dealt the big joker RJ (null: not in the deck)"),
+    Column("jk_holder", pa.int8(), "seat dealt the Bahraini joker JK (null: not in the deck)"),
+    Column("bidder_trump_length", pa.int8(), "trumps in the bidder's hand (null: no trump)"),
+    Column(
+        "bidder_trump_honours",
+        pa.int8(),
+        "bidder's top trumps: A K Q J (Kout), J 9 A T (Baloot Hokum)",
+    ),
+    Column("bidder_jokers", pa.int8(), "jokers in the bidder's hand (Kout)"),
+    Column("bidder_side_aces", pa.int8(), "aces outside trump in the bidder's hand"),
+    Column("bidder_side_kings", pa.int8(), "kings outside trump in the bidder's hand"),
+    Column("bidder_voids", pa.int8(), "suits (of four) missing from the bidder's hand"),
+    Column(
+        "bidder_card_points",
+        pa.int16(),
+        "Baloot: card points of the buyer's eight cards under the mode bought",
+    ),
+    Column(
+        "bidder_projects",
+        pa.list_(pa.string()),
+        "Baloot: the buyer's projects (sira, fifty, hundred, four_hundred)",
+    ),
+)
+
+ACTION_COLUMNS: tuple[Column, ...] = (
+    Column("match", pa.int64(), "match index (hands runs: the hand's stream index)"),
+    Column("hand", pa.int16(), "hand number within the match"),
+    Column("ply", pa.int16(), "decision number within the hand, from 0"),
+    Column("seat", pa.int8(), "seat that decided"),
+    Column("action", pa.string(), "card text, or call: pass, a bid, a trump letter, a Baloot call"),
+    Column("n_legal", pa.int8(), "number of legal actions at the decision"),
 )
 
 MATCH_COLUMNS: tuple[Column, ...] = (
@@ -77,6 +118,9 @@ MATCH_COLUMNS: tuple[Column, ...] = (
     Column("reason", pa.string(), "why the match ended: target, kout, bawan_first_hand, ..."),
     Column("score_team0", pa.int32(), "final score of team 0 (signed counter in Bahraini Kout)"),
     Column("score_team1", pa.int32(), "final score of team 1 (0 when signed)"),
+    Column("target", pa.int16(), "the match target score"),
+    Column("players_team0", pa.string(), "player specs of team 0's seats (even), ' + ' between"),
+    Column("players_team1", pa.string(), "player specs of team 1's seats (odd), ' + ' between"),
 )
 
 
@@ -89,17 +133,35 @@ def _labels(codes: np.ndarray, names: list[str], missing: np.ndarray | None = No
 CARD_NAMES = [C.format_card(c) if c < 52 or c in C.JOKER_NAMES else "" for c in range(C.N_CARDS)]
 
 
+def _array(values: Any, dtype: pa.DataType) -> pa.Array:
+    """An arrow array of ``dtype``; numpy input is narrowed in numpy (fast), then wrapped."""
+    if isinstance(values, np.ndarray) and pa.types.is_integer(dtype):
+        return pa.array(values.astype(dtype.to_pandas_dtype(), copy=False))
+    if isinstance(values, pa.Array | pa.ChunkedArray) and values.type == dtype:
+        return values
+    return pa.array(values, type=dtype)
+
+
+def _optional(values: np.ndarray) -> pa.Array:
+    """A column with -1 as null."""
+    return pa.array(values.astype(np.int16), mask=values < 0)
+
+
 def _table(columns: tuple[Column, ...], data: dict[str, Any], metadata: dict[str, Any]) -> pa.Table:
-    arrays = [pa.array(data[c.name], type=c.dtype) for c in columns]
+    arrays = [_array(data[c.name], c.dtype) for c in columns]
     schema = pa.schema(
-        [pa.field(c.name, c.dtype, metadata={"meaning": c.meaning}) for c in columns],
+        [
+            # a column without nulls is written as required: no definition levels to encode
+            pa.field(c.name, c.dtype, nullable=a.null_count > 0, metadata={"meaning": c.meaning})
+            for c, a in zip(columns, arrays)
+        ],
         metadata={"kout_sim": json.dumps(metadata, sort_keys=True)},
     )
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-def hands_table(rows: np.ndarray, metadata: dict[str, Any]) -> pa.Table:
-    """Hand rows (int64[h, R_SIZE]) as an arrow table with run metadata."""
+def hands_table(rows: np.ndarray, metadata: dict[str, Any], rules: Rules) -> pa.Table:
+    """Hand rows (int64[h, R_SIZE]) of a run of ``rules`` as an arrow table with run metadata."""
     made = rows[:, L.R_MADE]
     data: dict[str, Any] = {
         "match": rows[:, L.R_MATCH],
@@ -146,12 +208,59 @@ def hands_table(rows: np.ndarray, metadata: dict[str, Any]) -> pa.Table:
         ("baloot_seat", L.R_BALOOT_SEAT),
     ):
         data[name] = pa.array(rows[:, col], mask=(rows[:, col] < 0) | (not baloot))
+    family = rules.preset.family
+    data["forced_joker"] = rows[:, L.R_FORCED_JOKER].astype(bool)
+    data["calls"] = F.calls(rows, family)
+    data["trick_winners"] = F.trick_winners(rows)
+    for j, name in enumerate(("bj_holder", "rj_holder", "jk_holder")):
+        data[name] = _optional(rows[:, L.R_HOLDER + j])
+    for name, col in (
+        ("bidder_trump_length", L.R_B_TRUMP_LEN),
+        ("bidder_trump_honours", L.R_B_HONOURS),
+        ("bidder_jokers", L.R_B_JOKERS),
+        ("bidder_side_aces", L.R_B_SIDE_ACES),
+        ("bidder_side_kings", L.R_B_SIDE_KINGS),
+        ("bidder_voids", L.R_B_VOIDS),
+        ("bidder_card_points", L.R_B_CARD_PTS),
+    ):
+        data[name] = _optional(rows[:, col])
+    data["bidder_projects"] = F.projects(rows, (rows[:, L.R_MODE] == 0) | (not baloot))
     return _table(HAND_COLUMNS, data, metadata)
 
 
-def matches_table(rows: np.ndarray, metadata: dict[str, Any]) -> pa.Table:
-    """Match rows (int64[m, X_SIZE]) as an arrow table with run metadata."""
+def actions_table(
+    rows: np.ndarray, trace: np.ndarray, metadata: dict[str, Any], family: str
+) -> pa.Table:
+    """The traced decisions (int32[h, MAX_ACTIONS], one row per hand row) as an arrow table."""
+    n_actions = rows[:, L.R_N_ACTIONS]
+    valid = np.arange(trace.shape[1])[None, :] < n_actions[:, None]
+    codes = trace[valid]
+    per_hand = valid.sum(axis=1)
     data = {
+        "match": np.repeat(rows[:, L.R_MATCH], per_hand),
+        "hand": np.repeat(rows[:, L.R_HAND_IDX], per_hand),
+        "ply": np.nonzero(valid)[1],
+        "seat": (codes >> 8) & 0xF,
+        "action": _labels(codes & 0xFF, F.action_names(family)),
+        "n_legal": (codes >> 12) & 0xFF,
+    }
+    return _table(ACTION_COLUMNS, data, metadata)
+
+
+def _team_players(seats: list[str], team: int) -> str:
+    specs = list(dict.fromkeys(seats[team::2]))
+    return " + ".join(specs)
+
+
+def matches_table(rows: np.ndarray, metadata: dict[str, Any], rules: Rules) -> pa.Table:
+    """Match rows (int64[m, X_SIZE]) of a run of ``rules`` as an arrow table with run metadata."""
+    P, _ = rules.tables
+    seats = list(metadata.get("players") or ["random"] * rules.n_players)
+    n = len(rows)
+    data = {
+        "target": np.full(n, P[L.P_TARGET]),
+        "players_team0": pa.array([_team_players(seats, 0)] * n, pa.string()),
+        "players_team1": pa.array([_team_players(seats, 1)] * n, pa.string()),
         "match": rows[:, L.X_MATCH],
         "first_dealer": rows[:, L.X_FIRST_DEALER],
         "n_hands": rows[:, L.X_N_HANDS],
@@ -171,10 +280,15 @@ def data_dictionary() -> str:
         "Generated from `kout_sim/io/schema.py` (`python -m kout_sim.io.schema > docs/data.md`).",
         "A run folder holds `run.json` (settings and run metadata, also stored as parquet key-value",
         "metadata under the key `kout_sim` in every file) and the tables as shards",
-        "`hands/part-NNNNN.parquet` and `matches/part-NNNNN.parquet`; read them with",
-        "`kout_sim.load(folder)`, which returns polars LazyFrames.",
+        "`hands/part-NNNNN.parquet`, `matches/part-NNNNN.parquet` and (with `--actions`)",
+        "`actions/part-NNNNN.parquet`; read them with `kout_sim.load(folder)`, which returns",
+        "polars LazyFrames.",
     ]
-    for title, columns in (("hands", HAND_COLUMNS), ("matches", MATCH_COLUMNS)):
+    for title, columns in (
+        ("hands", HAND_COLUMNS),
+        ("matches", MATCH_COLUMNS),
+        ("actions", ACTION_COLUMNS),
+    ):
         lines += ["", f"## `{title}`", "", "| column | type | meaning |", "|---|---|---|"]
         lines += [f"| `{c.name}` | {c.dtype} | {c.meaning} |" for c in columns]
     return "\n".join(lines) + "\n"

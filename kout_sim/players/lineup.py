@@ -57,9 +57,7 @@ def parse_player(spec: str, family: str) -> PlayerSpec:
             raise ValueError(f"player {name!r}: {key} must be a number, got {text!r}") from None
         p = known[key]
         if not math.isfinite(value) or not p.low <= value <= p.high:
-            raise ValueError(
-                f"player {name!r}: {key}={text} is outside {p.low:g}..{p.high:g}"
-            )
+            raise ValueError(f"player {name!r}: {key}={text} is outside {p.low:g}..{p.high:g}")
         values[key] = value
     return PlayerSpec(name, tuple(values.items()))
 

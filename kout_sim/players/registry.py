@@ -58,6 +58,35 @@ PLAYERS: dict[str, PlayerType] = {
 KINDS = {p.kind: p.name for p in PLAYERS.values()}
 
 
+def players_markdown() -> str:
+    """The players and every parameter as Markdown (``docs/players.md`` is generated from it)."""
+    lines = [
+        "# Players",
+        "",
+        "Generated from `kout_sim/players` (`python -m kout_sim.players > docs/players.md`).",
+        "A player is named `NAME[:KEY=VALUE,...]`; `--players` takes one spec for every seat, two",
+        "for team 0 (even seats) and team 1 (odd seats), or one per seat. Every run records the",
+        "specs of its seats with every parameter spelled out (`players` in `run.json`).",
+    ]
+    for player in PLAYERS.values():
+        lines += ["", f"## `{player.name}`", "", player.summary + "."]
+        for family, params in player.params.items():
+            lines += [
+                "",
+                f"### {family.capitalize()} presets",
+                "",
+                "| parameter | default | range | meaning |",
+                "|---|---:|---|---|",
+            ]
+            lines += [
+                f"| `{p.name}` | {p.default:g} | {p.low:g} .. {p.high:g} | {p.meaning} |"
+                for p in params
+            ]
+            if not params:
+                lines.append("| (none) | | | |")
+    return "\n".join(lines) + "\n"
+
+
 def policy_family(family: str) -> str:
     """The parameter family of a preset family: ``"baloot"``, or ``"kout"`` for both Kout games."""
     return "baloot" if family == "baloot" else "kout"

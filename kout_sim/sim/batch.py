@@ -45,6 +45,11 @@ def check_workers(workers: int | None) -> int:
     return workers
 
 
+def new_rows(n: int) -> np.ndarray:
+    """A zeroed int64[n, R_SIZE] row buffer stored column by column (each field contiguous)."""
+    return np.zeros((L.R_SIZE, n), dtype=np.int64).T
+
+
 def lineup_of(rules: Rules, players: Players) -> Lineup:
     """``players`` (spec, specs or line-up) validated for ``rules``."""
     return parse_lineup(players, rules.n_players, rules.preset.family)
@@ -75,7 +80,7 @@ def play_hands(
     lineup = lineup_of(rules, players)
     P, STR = rules.tables
     if out is None:
-        out = np.zeros((n_hands, L.R_SIZE), dtype=np.int64)
+        out = new_rows(n_hands)
     elif out.shape != (n_hands, L.R_SIZE) or out.dtype != np.int64:
         raise ValueError(f"out must be int64[{n_hands}, {L.R_SIZE}]")
     if trace is None:
@@ -85,7 +90,9 @@ def play_hands(
     previous = numba.get_num_threads()
     numba.set_num_threads(workers)
     try:
-        _play_hands(P, STR, lineup.kinds, lineup.params(rules.preset.family), seed, first, out, trace)
+        _play_hands(
+            P, STR, lineup.kinds, lineup.params(rules.preset.family), seed, first, out, trace
+        )
     finally:
         numba.set_num_threads(previous)
     if n_hands and out[:, L.R_N_ACTIONS].min() < 0:
@@ -101,7 +108,7 @@ def _match_chunk(
     match_rows = np.zeros((n, L.X_SIZE), dtype=np.int64)
     capacity = n * 48
     while True:
-        hand_rows = np.zeros((capacity, L.R_SIZE), dtype=np.int64)
+        hand_rows = new_rows(capacity)
         trace = np.zeros((capacity if traced else 0, L.MAX_ACTIONS), dtype=np.int32)
         n_rows = _play_matches(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace)
         if n_rows == -2:
@@ -142,10 +149,15 @@ def play_matches(
     if not parts:
         return (
             np.zeros((0, L.X_SIZE), np.int64),
-            np.zeros((0, L.R_SIZE), np.int64),
+            new_rows(0),
             np.zeros((0, L.MAX_ACTIONS), np.int32),
         )
-    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))  # type: ignore[return-value]
+    hand_rows = np.concatenate([p[1].T for p in parts], axis=1).T  # stays column by column
+    return (
+        np.concatenate([p[0] for p in parts]),
+        hand_rows,
+        np.concatenate([p[2] for p in parts]),
+    )
 
 
 def play_random_hands(

@@ -1,36 +1,47 @@
-"""``simulate``: play random matches or hands and write them as a run folder of parquet shards.
+"""``simulate``: play matches or hands and write them as a run folder of parquet shards.
 
 A run folder holds ``run.json`` (the settings and the run metadata) and the tables as shards:
-``matches/part-NNNNN.parquet`` and ``hands/part-NNNNN.parquet``. Shard ``k`` always holds the same
-index range, played on the keyed random streams of those indices, so its rows never depend on the
-number of workers. Each shard is written to a temporary name and renamed: an interrupted run leaves
-only complete shards, and ``resume=True`` plays exactly the missing ones.
+``matches/part-NNNNN.parquet``, ``hands/part-NNNNN.parquet`` and, with ``actions=True``,
+``actions/part-NNNNN.parquet``. Shard ``k`` always holds the same index range, played on the keyed
+random streams of those indices, so its rows never depend on the number of workers or on the
+scheduler. Each file is written to a temporary name and renamed; the shard's last file (matches, or
+hands in a hands run) marks it complete, so an interrupted run leaves only complete shards and
+``resume=True`` plays exactly the missing ones.
+
+The folder may be a local path or an fsspec URL; with ``scheduler`` the shards run as tasks of a
+Dask distributed cluster (``"local:N"`` starts a local one with N worker processes).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import fsspec
+import numpy as np
 import polars as pl
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .. import __version__
-from ..io.schema import hands_table, matches_table
+from ..engine import layout as L
+from ..io.schema import actions_table, hands_table, matches_table
 from ..rules import Rules, get_rules
-from .batch import check_workers, play_random_hands, play_random_matches
+from .batch import Players, check_workers, lineup_of, play_hands, play_matches
 
 SHARD_MATCHES = 4_096
 SHARD_HANDS = 1 << 20
-SETTINGS = ("preset", "options", "players", "seed", "unit", "count", "shard_size")
+SHARD_HANDS_ACTIONS = 1 << 17  # with the actions table: ~100 decisions a hand
+STATS_COLUMNS = ("match", "hand", "dealer", "bidder", "contract", "mode", "seat", "ply")
+SETTINGS = ("preset", "options", "players", "seed", "unit", "count", "shard_size", "actions")
 
 
 def _git_revision() -> str | None:
@@ -48,55 +59,114 @@ def _git_revision() -> str | None:
     return out.stdout.strip() or None if out.returncode == 0 else None
 
 
-def _write_atomic(table: Any, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    pq.write_table(table, tmp)
-    os.replace(tmp, path)
-
-
-def _write_json(data: dict[str, Any], path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, path)
-
-
 def _count(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
     return value
 
 
-def _prepare(out: Path, settings: dict[str, Any], overwrite: bool, resume: bool) -> None:
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything a shard needs (picklable: it travels to Dask workers)."""
+
+    preset: str
+    options: dict[str, Any]
+    players: list[str]
+    seed: int
+    unit: str  # "matches" or "hands"
+    count: int
+    shard_size: int
+    actions: bool
+
+    @property
+    def rules(self) -> Rules:
+        return get_rules(self.preset, self.options)
+
+    def shards(self) -> Iterator[tuple[int, int, int]]:
+        """(shard k, first index, size) of every shard."""
+        for k, start in enumerate(range(0, self.count, self.shard_size)):
+            yield k, start, min(self.shard_size, self.count - start)
+
+    @property
+    def marker(self) -> str:
+        """The table written last in each shard: its file marks the shard complete."""
+        return self.unit
+
+
+class Store:
+    """The run folder on any fsspec filesystem, with atomic writes (temporary name, rename)."""
+
+    def __init__(self, url: str | os.PathLike[str]) -> None:
+        self.url = str(url)
+        self.fs, self.root = fsspec.core.url_to_fs(self.url)
+
+    def path(self, *parts: str) -> str:
+        return "/".join([self.root.rstrip("/"), *parts])
+
+    def exists(self, *parts: str) -> bool:
+        return bool(self.fs.exists(self.path(*parts)))
+
+    def write_table(self, table: pa.Table, *parts: str) -> None:
+        final = self.path(*parts)
+        tmp = self.path(*parts[:-1], f".{parts[-1]}.tmp-{os.getpid()}")
+        text = [f.name for f in table.schema if not pa.types.is_integer(f.type)]
+        with self.fs.open(tmp, "wb") as f:
+            # Dictionary pages only for the label columns (the integer columns gain nothing) and
+            # statistics only for the columns one filters on: each halves the cost of a write.
+            pq.write_table(
+                table,
+                f,
+                use_dictionary=text,
+                compression="lz4",
+                write_statistics=[n for n in STATS_COLUMNS if n in table.column_names],
+            )
+        self.fs.mv(tmp, final)
+
+    def write_json(self, data: dict[str, Any], name: str) -> None:
+        tmp = self.path(f".{name}.tmp-{os.getpid()}")
+        with self.fs.open(tmp, "w") as f:
+            f.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        self.fs.mv(tmp, self.path(name))
+
+    def read_json(self, name: str) -> dict[str, Any]:
+        with self.fs.open(self.path(name), "r") as f:
+            data: dict[str, Any] = json.loads(f.read())
+        return data
+
+    def part(self, table: str, k: int) -> tuple[str, str]:
+        return table, f"part-{k:05d}.parquet"
+
+
+def _prepare(store: Store, settings: dict[str, Any], overwrite: bool, resume: bool) -> None:
     """Create the run folder, or check that an existing one may be resumed or replaced."""
-    if out.exists():
+    if store.exists():
         if overwrite:
-            shutil.rmtree(out)
+            store.fs.rm(store.root, recursive=True)
         elif resume:
             try:
-                previous = json.loads((out / "run.json").read_text())
+                previous = store.read_json("run.json")
             except (OSError, ValueError):
-                raise ValueError(f"cannot resume {out}: no readable run.json") from None
+                raise ValueError(f"cannot resume {store.url}: no readable run.json") from None
             for key in SETTINGS:
                 if previous.get(key) != settings[key]:
                     raise ValueError(
-                        f"cannot resume {out}: it was run with {key}={previous.get(key)!r}, "
+                        f"cannot resume {store.url}: it was run with {key}={previous.get(key)!r}, "
                         f"not {settings[key]!r}"
                     )
             return
         else:
-            raise ValueError(f"output folder {out} exists; pass --resume or --overwrite")
+            raise ValueError(f"output folder {store.url} exists; pass --resume or --overwrite")
     try:
-        (out / "hands").mkdir(parents=True)
-        if settings["unit"] == "matches":
-            (out / "matches").mkdir()
+        for table in ("hands", "matches", "actions"):
+            if table == "matches" and settings["unit"] != "matches":
+                continue
+            if table == "actions" and not settings["actions"]:
+                continue
+            store.fs.makedirs(store.path(table), exist_ok=True)
+        store.write_json({**settings, "status": "running"}, "run.json")
     except OSError as exc:
-        raise ValueError(f"cannot create the output folder {out}: {exc.strerror}") from None
-    _write_json({**settings, "status": "running"}, out / "run.json")
-
-
-def _shards(count: int, size: int) -> Iterator[tuple[int, int, int]]:
-    for k, start in enumerate(range(0, count, size)):
-        yield k, start, min(size, count - start)
+        reason = exc.strerror or str(exc)
+        raise ValueError(f"cannot create the output folder {store.url}: {reason}") from None
 
 
 def _progress(total: int, unit: str) -> Any:
@@ -107,90 +177,149 @@ def _progress(total: int, unit: str) -> Any:
     return tqdm(total=total, unit=f" {unit}", unit_scale=True, smoothing=0.1, file=sys.stderr)
 
 
+def play_shard(
+    spec: RunSpec, metadata: dict[str, Any], start: int, size: int, workers: int
+) -> dict[str, pa.Table]:
+    """Play one shard and return its tables (``hands``, ``matches`` in match runs, ``actions``)."""
+    rules = spec.rules
+    family = rules.preset.family
+    if spec.unit == "hands":
+        trace = np.zeros((size, L.MAX_ACTIONS), np.int32) if spec.actions else None
+        rows = play_hands(
+            rules, size, spec.seed, spec.players, first=start, workers=workers, trace=trace
+        )
+        tables = {"hands": hands_table(rows, metadata, rules)}
+    else:
+        match_rows, rows, trace = play_matches(
+            rules,
+            size,
+            spec.seed,
+            spec.players,
+            first=start,
+            workers=workers,
+            traced=spec.actions,
+        )
+        tables = {
+            "hands": hands_table(rows, metadata, rules),
+            "matches": matches_table(match_rows, metadata, rules),
+        }
+    if spec.actions and trace is not None:
+        tables["actions"] = actions_table(rows, trace, metadata, family)
+    return tables
+
+
+def write_shard(store: Store, spec: RunSpec, k: int, tables: dict[str, pa.Table]) -> None:
+    """Write a shard's tables, the marker table last."""
+    for name in sorted(tables, key=lambda t: t == spec.marker):
+        store.write_table(tables[name], *store.part(name, k))
+
+
+def run_shard(
+    url: str,
+    spec: RunSpec,
+    metadata: dict[str, Any],
+    k: int,
+    start: int,
+    size: int,
+    workers: int = 1,
+) -> int:
+    """Play and write shard ``k`` (the task a Dask worker runs); returns its size."""
+    write_shard(Store(url), spec, k, play_shard(spec, metadata, start, size, workers))
+    return size
+
+
 def simulate(
     preset: str = "kout_bo_4",
     *,
     options: dict[str, Any] | None = None,
+    players: Players = "random",
     matches: int | None = 10_000,
     hands: int | None = None,
     seed: int = 0,
     out: str | os.PathLike[str] | None = None,
     workers: int | None = None,
+    actions: bool = False,
+    scheduler: str | None = None,
     overwrite: bool = False,
     resume: bool = False,
-) -> Path:
-    """Play ``matches`` whole random matches (or ``hands`` independent hands) and write a run.
+) -> Path | str:
+    """Play ``matches`` whole matches (or ``hands`` independent hands) and write a run folder.
 
-    Returns the run folder. Raises ``ValueError`` (one line) for bad input: unknown preset or
-    option, non-positive counts, an existing folder without ``overwrite``/``resume``, a ``resume``
-    with other settings, an unwritable path.
+    ``players``: one spec for every seat, two (team 0, team 1) or one per seat, e.g.
+    ``"heuristic"`` or ``["heuristic", "random:pass=0.8"]``. ``actions=True`` also writes one row
+    per decision. ``scheduler``: a Dask scheduler address, or ``"local:N"``. Returns the run
+    folder (a ``Path``, or the URL given as a string). Raises ``ValueError`` (one line) for bad input: unknown
+    preset, option, player or parameter, non-positive counts, an existing folder without
+    ``overwrite``/``resume``, a ``resume`` with other settings, an unwritable path.
     """
     rules = get_rules(preset, options)
+    lineup = lineup_of(rules, players)
     unit = "hands" if hands is not None else "matches"
     count = _count(unit, hands if hands is not None else matches)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     if overwrite and resume:
         raise ValueError("pass either resume or overwrite, not both")
-    workers = check_workers(workers)
+    workers = check_workers(workers) if scheduler is None else 1
     if out is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         out = Path("data") / "runs" / f"{preset}-seed{seed}-{stamp}"
-    out = Path(out)
+    if unit == "hands":
+        shard_size = SHARD_HANDS_ACTIONS if actions else SHARD_HANDS
+    else:
+        shard_size = SHARD_MATCHES
+    spec = RunSpec(
+        rules.name,
+        dict(rules.options),
+        lineup.describe(),
+        seed,
+        unit,
+        count,
+        shard_size,
+        bool(actions),
+    )
     settings: dict[str, Any] = {
-        "preset": rules.name,
+        **asdict(spec),
         "family": rules.preset.family,
-        "options": dict(rules.options),
-        "players": "random",
-        "seed": seed,
-        "unit": unit,
-        "count": count,
-        "shard_size": SHARD_HANDS if unit == "hands" else SHARD_MATCHES,
         "version": __version__,
         "git_revision": _git_revision(),
     }
-    _prepare(out, settings, overwrite, resume)
+    store = Store(out)
+    _prepare(store, settings, overwrite, resume)
     started = time.perf_counter()
-    pending = [
-        shard
-        for shard in _shards(count, settings["shard_size"])
-        if not (out / unit / f"part-{shard[0]:05d}.parquet").exists()
-    ]
+    pending = [s for s in spec.shards() if not store.exists(*store.part(spec.marker, s[0]))]
     bar = _progress(sum(size for _, _, size in pending), unit)
     try:
-        if unit == "hands":
-            _run_hand_shards(rules, settings, out, pending, workers, bar)
+        if scheduler is not None:
+            _run_dask(scheduler, store, spec, settings, pending, bar)
+        elif unit == "hands":
+            _run_hand_shards(store, spec, settings, pending, workers, bar)
         else:
-            _run_match_shards(rules, settings, out, pending, workers, bar)
+            _run_match_shards(store, spec, settings, pending, workers, bar)
     finally:
         if bar is not None:
             bar.close()
     meta = {**settings, "status": "complete", "seconds": round(time.perf_counter() - started, 3)}
-    _write_json(meta, out / "run.json")
-    return out
+    store.write_json(meta, "run.json")
+    return str(out) if "://" in str(out) else Path(out)
 
 
 def _run_hand_shards(
-    rules: Rules,
+    store: Store,
+    spec: RunSpec,
     settings: dict[str, Any],
-    out: Path,
     pending: list[tuple[int, int, int]],
     workers: int,
     bar: Any,
 ) -> None:
     """Hand shards: each is played on every worker; writing shard k overlaps playing shard k+1."""
-    seed = settings["seed"]
-
-    def write(k: int, rows: Any) -> None:
-        _write_atomic(hands_table(rows, settings), out / "hands" / f"part-{k:05d}.parquet")
-
     with ThreadPoolExecutor(1) as writer:
         previous: Future[None] | None = None
         for k, start, size in pending:
-            rows = play_random_hands(rules, size, seed, first=start, workers=workers)
+            tables = play_shard(spec, settings, start, size, workers)
             if previous is not None:
                 previous.result()  # at most one shard waits to be written: memory stays flat
-            previous = writer.submit(write, k, rows)
+            previous = writer.submit(write_shard, store, spec, k, tables)
             if bar is not None:
                 bar.update(size)
         if previous is not None:
@@ -198,24 +327,18 @@ def _run_hand_shards(
 
 
 def _run_match_shards(
-    rules: Rules,
+    store: Store,
+    spec: RunSpec,
     settings: dict[str, Any],
-    out: Path,
     pending: list[tuple[int, int, int]],
     workers: int,
     bar: Any,
 ) -> None:
     """Match shards on a thread pool (the kernels release the GIL), at most 2 per worker in flight."""
-    seed = settings["seed"]
 
     def run(shard: tuple[int, int, int]) -> int:
         k, start, size = shard
-        match_rows, hand_rows = play_random_matches(rules, size, seed, first=start, workers=1)
-        _write_atomic(hands_table(hand_rows, settings), out / "hands" / f"part-{k:05d}.parquet")
-        # the matches part is written last: it marks the shard complete
-        _write_atomic(
-            matches_table(match_rows, settings), out / "matches" / f"part-{k:05d}.parquet"
-        )
+        write_shard(store, spec, k, play_shard(spec, settings, start, size, 1))
         return size
 
     with ThreadPoolExecutor(workers) as pool:
@@ -232,28 +355,73 @@ def _run_match_shards(
                 bar.update(done)
 
 
+def _run_dask(
+    scheduler: str,
+    store: Store,
+    spec: RunSpec,
+    settings: dict[str, Any],
+    pending: list[tuple[int, int, int]],
+    bar: Any,
+) -> None:
+    """Every pending shard as one task on a Dask cluster; the workers write the files."""
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:  # pragma: no cover - dask is a dependency
+        raise ValueError("--scheduler needs dask[distributed]") from None
+    cluster = None
+    if scheduler.startswith("local:"):
+        n = scheduler.removeprefix("local:")
+        if not n.isdigit() or int(n) < 1:
+            raise ValueError(f"scheduler local:N needs a positive N, got {scheduler!r}")
+        cluster = LocalCluster(
+            n_workers=int(n), threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise ValueError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+    try:
+        futures = [
+            client.submit(run_shard, store.url, spec, settings, k, start, size, pure=False)
+            for k, start, size in pending
+        ]
+        for future in as_completed(futures):
+            done = future.result()
+            if bar is not None:
+                bar.update(done)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
 def load(run: str | os.PathLike[str]) -> dict[str, pl.LazyFrame]:
-    """The tables of a run folder as polars LazyFrames: ``hands`` and (match runs) ``matches``."""
-    run = Path(run)
-    if not (run / "run.json").exists():
+    """The tables of a run folder as polars LazyFrames: ``hands``, ``matches`` (match runs) and
+    ``actions`` (runs with the actions table)."""
+    store = Store(run)
+    if not store.exists("run.json"):
         raise ValueError(f"{run} is not a run folder (no run.json)")
-    tables = {"hands": pl.scan_parquet(run / "hands" / "*.parquet")}
-    if (run / "matches").exists():
-        tables["matches"] = pl.scan_parquet(run / "matches" / "*.parquet")
+    local = store.fs.protocol in ("file", ("file", "local"), "local") or "file" in store.fs.protocol
+    base = store.root if local else store.url.rstrip("/")
+    tables = {}
+    for name in ("hands", "matches", "actions"):
+        if store.exists(name) and store.fs.glob(store.path(name, "*.parquet")):
+            tables[name] = pl.scan_parquet(f"{base}/{name}/*.parquet")
     return tables
 
 
 def summarize(run: str | os.PathLike[str]) -> str:
     """A short text summary of a run: bid success by contract, and match lengths and endings."""
-    run = Path(run)
-    meta = json.loads((run / "run.json").read_text())
+    meta = Store(run).read_json("run.json")
     lazy = load(run)["hands"]
     total = lazy.select(pl.len()).collect().item()
     lines = [
         f"run {run}: preset {meta['preset']}, seed {meta['seed']}, {total:,} hands "
         f"in {meta['seconds']} s",
         "",
-        "bid success by contract (random players)",
+        f"bid success by contract (players {' | '.join(dict.fromkeys(meta['players']))})",
         f"{'contract':>8} {'hands':>10} {'share':>7} {'made':>7} {'mean pts':>9}",
     ]
     if meta.get("family") == "baloot":
@@ -283,7 +451,7 @@ def summarize(run: str | os.PathLike[str]) -> str:
 
 def _baloot_summary(hands: pl.LazyFrame, total: int) -> list[str]:
     lines = [
-        "modes bought (random players)",
+        "modes bought",
         f"{'mode':>8} {'hands':>10} {'share':>7} {'buyer fails':>12} {'kaboot':>7}",
     ]
     by = (
@@ -305,10 +473,11 @@ def _baloot_summary(hands: pl.LazyFrame, total: int) -> list[str]:
     return lines
 
 
-def _match_summary(run: Path) -> list[str]:
+def _match_summary(run: str | os.PathLike[str]) -> list[str]:
     lines: list[str] = []
-    if (run / "matches").exists():
-        matches = load(run)["matches"].collect()
+    tables = load(run)
+    if "matches" in tables:
+        matches = tables["matches"].collect()
         mean, median, longest = matches.select(
             pl.col("n_hands").mean().alias("mean"),
             pl.col("n_hands").median().alias("median"),

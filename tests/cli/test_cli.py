@@ -21,7 +21,7 @@ def _run(*args: str) -> tuple[int, str, str]:
 def test_help_lists_commands() -> None:
     code, out, _ = _run("--help")
     assert code == 0
-    for command in ("simulate", "bench", "replay", "presets"):
+    for command in ("simulate", "bench", "replay", "presets", "players"):
         assert command in out
 
 
@@ -52,7 +52,16 @@ def test_simulate_hands_mode(tmp_path: Path) -> None:
         (["simulate", "--option", "colour=red"], "unknown option 'colour'"),
         (["simulate", "--option", "target"], "key=value"),
         (["simulate", "--matches", "0"], "matches must be a positive integer"),
-        (["simulate", "--players", "genius"], "unknown players 'genius'"),
+        (["simulate", "--players", "genius"], "unknown player 'genius'"),
+        (["simulate", "--players", "random:colour=1"], "has no parameter 'colour'"),
+        (["simulate", "--players", "random:pass=2"], "pass=2 is outside -1..1"),
+        (["simulate", "--players", "random:pass=x"], "pass must be a number"),
+        (["simulate", *["--players", "random"] * 3], "give 1 player"),
+        (["simulate", "--scheduler", "local:0"], "positive N"),
+        (["simulate", "--out", "/proc/forbidden/run"], "cannot create the output folder"),
+        (["replay"], "RECORD_FILE"),
+        (["replay", "--match", "1"], "--run DIR"),
+        (["bench", "--players", "nobody"], "unknown player 'nobody'"),
         (["simulate", "--workers", "99"], "exceeds"),
         (["simulate", "--resume", "--overwrite"], "not both"),
         (["bench", "--preset", "nope"], "unknown preset"),
@@ -105,3 +114,23 @@ def test_simulate_baloot_summarises_modes(tmp_path: Path) -> None:
     sun = hands.filter(pl.col("mode") == "sun")
     assert len(sun) > 0 and sun["trump"].null_count() == len(sun)  # Sun has no trump
     assert hands["face_up"].null_count() == 0
+
+
+def test_players_lists_every_parameter() -> None:
+    code, out, _ = _run("players")
+    assert code == 0 and "random:" in out and "pass = -1" in out
+
+
+@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4", "baloot"])
+def test_replay_a_match_of_a_run_rechecks_it_in_the_reference(tmp_path: Path, preset: str) -> None:
+    out = tmp_path / "run"
+    args = ["simulate", "--preset", preset, "--matches", "20", "--seed", "4", "--out", str(out)]
+    assert _run(*args, "--players", "random", "--players", "random:pass=0.6")[0] == 0
+    code, stdout, stderr = _run("replay", "--run", str(out), "--match", "13")
+    assert code == 0, stderr
+    assert "agrees" in stderr
+    record = json.loads(stdout)
+    n_hands = load(out)["matches"].collect().filter(pl.col("match") == 13)["n_hands"][0]
+    assert record["match"] == 13 and len(record["hands"]) == n_hands
+    code, _, stderr = _run("replay", "--run", str(out), "--match", "20")
+    assert code == 2 and "0..19" in stderr

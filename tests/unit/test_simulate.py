@@ -82,3 +82,64 @@ def test_data_dictionary_is_current() -> None:
 
     docs = Path(__file__).parents[2] / "docs" / "data.md"
     assert docs.read_text() == data_dictionary(), "regenerate: python -m kout_sim.io.schema"
+
+
+@pytest.mark.usefixtures("small_shards")
+@pytest.mark.parametrize("preset", ["kout_bo_6", "baloot"])
+def test_actions_table_has_one_row_per_decision(tmp_path: Path, preset: str) -> None:
+    path = kout_sim.simulate(preset, matches=300, seed=2, out=tmp_path / "a", actions=True)
+    tables = _tables(path)
+    hands, actions = tables["hands"], tables["actions"]
+    assert len(actions) == hands["n_actions"].sum()
+    per_hand = actions.group_by("match", "hand").agg(
+        pl.len().alias("n"), pl.col("ply").max().alias("last")
+    )
+    joined = hands.join(per_hand, on=["match", "hand"])
+    assert (joined["n"] == joined["n_actions"]).all() and (joined["last"] == joined["n"] - 1).all()
+    assert actions["n_legal"].min() >= 1 and actions["action"].null_count() == 0
+    # the calls column is the hand's non-card decisions in order (card texts have 2 characters)
+    for key in ((0, 0), (5, 1)):
+        one = actions.filter((pl.col("match") == key[0]) & (pl.col("hand") == key[1])).sort("ply")
+        calls = hands.filter((pl.col("match") == key[0]) & (pl.col("hand") == key[1]))["calls"]
+        assert [a for a in one["action"] if len(a) != 2] == calls[0].to_list()
+
+
+@pytest.mark.usefixtures("small_shards")
+def test_bidder_features_match_the_dealt_hand(tmp_path: Path) -> None:
+    from kout_sim import cards as C
+
+    path = kout_sim.simulate("kout_bo_4", hands=2_000, seed=6, out=tmp_path / "f")
+    hands = _tables(path)["hands"]
+    for row in hands.head(300).iter_rows(named=True):
+        hand = C.cards_of(row[f"hand_seat{row['bidder']}"])
+        trump = "SHDC".index(row["trump"])
+        trumps = [c for c in hand if c < 52 and c // 13 == trump]
+        assert row["bidder_trump_length"] == len(trumps)
+        assert row["bidder_jokers"] == sum(c in (C.BJ, C.RJ) for c in hand)
+        assert row["bidder_trump_honours"] == sum(c % 13 >= 9 for c in trumps)
+        assert row["bidder_side_aces"] == sum(c < 52 and c % 13 == 12 for c in hand) - any(
+            c % 13 == 12 for c in trumps
+        )
+        assert row["bidder_voids"] == sum(
+            not any(c // 13 == s for c in hand if c < 52) for s in range(4)
+        )
+        for joker, column in ((C.BJ, "bj_holder"), (C.RJ, "rj_holder")):
+            holder = [s for s in range(4) if row[f"hand_seat{s}"] >> joker & 1]
+            assert [row[column]] == holder
+        assert row["jk_holder"] is None
+        assert len(row["trick_winners"]) == row["n_tricks_played"]
+        assert sum(1 for w in row["trick_winners"] if w % 2 == 0) == row["tricks_team0"]
+
+
+@pytest.mark.usefixtures("small_shards")
+def test_local_dask_cluster_gives_the_same_rows(tmp_path: Path) -> None:
+    local = _tables(kout_sim.simulate(matches=600, seed=11, out=tmp_path / "threads", workers=1))
+    dask = _tables(
+        kout_sim.simulate(matches=600, seed=11, out=tmp_path / "dask", scheduler="local:2")
+    )
+    for name in ("hands", "matches"):
+        assert (
+            local[name]
+            .sort("match", "hand" if name == "hands" else "match")
+            .equals(dask[name].sort("match", "hand" if name == "hands" else "match"))
+        )

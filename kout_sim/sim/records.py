@@ -1,0 +1,120 @@
+"""Any match of a run, replayed alone from its stream index, as a match record.
+
+``match_record(run, k)`` plays match ``k`` again on its keyed streams with the run's players and
+turns the traced decisions into the record format of ``docs/records.md``; ``recheck`` replays that
+record through the reference engine and compares every hand with the run's rows.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from .. import cards as C
+from ..engine import layout as L
+from ..engine.step import decode_action
+from ..rules import get_rules
+from .batch import play_matches
+from .run import Store, load
+
+
+def _cards(mask: int) -> list[str]:
+    return C.format_mask(int(mask))
+
+
+def _hand_record(row: np.ndarray, trace: np.ndarray, n: int, baloot: bool) -> dict[str, Any]:
+    codes = [int(c) & 0xFF for c in trace[: int(row[L.R_N_ACTIONS])]]
+    hand: dict[str, Any] = {"dealer": int(row[L.R_DEALER])}
+    calls = [decode_action(c, baloot) for c in codes if c >= L.CALL]
+    plays = [C.format_card(c) for c in codes if c < L.CALL]
+    if baloot:
+        first = [int(row[L.R_FIRST_DEAL + s]) for s in range(4)]
+        hand["hands"] = [_cards(m) for m in first]
+        hand["face_up"] = C.format_card(int(row[L.R_FACE_UP]))
+        if row[L.R_MODE] != 0:
+            final = [int(row[L.R_HAND + s]) for s in range(4)]
+            face_up = 1 << int(row[L.R_FACE_UP])
+            hand["completion"] = [_cards(final[s] & ~first[s] & ~face_up) for s in range(4)]
+        hand["match_score"] = [int(row[L.R_SCORE_BEFORE]), int(row[L.R_SCORE_BEFORE + 1])]
+        hand["calls"] = calls
+    else:
+        hand["hands"] = [_cards(row[L.R_HAND + s]) for s in range(n)]
+        hand["calls"] = [c for c in calls if not (isinstance(c, str) and c in C.SUITS)]
+        trumps = [c for c in calls if isinstance(c, str) and c in C.SUITS]
+        if trumps:
+            hand["trump"] = trumps[0]
+    hand["plays"] = plays
+    return hand
+
+
+def match_record(run: str | os.PathLike[str], match: int) -> dict[str, Any]:
+    """Match ``match`` of a match run, played again alone, as a match record."""
+    meta = Store(run).read_json("run.json")
+    if meta.get("unit") != "matches":
+        raise ValueError(f"{run} is a hands run; replay --match needs a run of whole matches")
+    if isinstance(match, bool) or not isinstance(match, int) or not 0 <= match < meta["count"]:
+        raise ValueError(f"match must be an index 0..{meta['count'] - 1}, got {match!r}")
+    rules = get_rules(meta["preset"], meta["options"])
+    match_rows, hand_rows, trace = play_matches(
+        rules, 1, meta["seed"], meta["players"], first=match, workers=1, traced=True
+    )
+    baloot = rules.preset.family == "baloot"
+    return {
+        "rules": rules.name,
+        "options": dict(rules.options),
+        "first_dealer": int(match_rows[0, L.X_FIRST_DEALER]),
+        "players": meta["players"],
+        "seed": meta["seed"],
+        "match": match,
+        "hands": [
+            _hand_record(hand_rows[h], trace[h], rules.n_players, baloot)
+            for h in range(len(hand_rows))
+        ],
+    }
+
+
+def recheck(run: str | os.PathLike[str], match: int, record: dict[str, Any]) -> list[str]:
+    """Replay ``record`` through the reference engine; the differences from the run's rows."""
+    from ..replay import replay_match
+
+    ref = replay_match(
+        {k: v for k, v in record.items() if k not in ("players", "seed", "match")},
+        engine="reference",
+    )
+    tables = load(run)
+    hands = tables["hands"].filter(pl.col("match") == match).sort("hand").collect()
+    row = tables["matches"].filter(pl.col("match") == match).collect()
+    problems = []
+    if len(hands) != len(ref["hands"]):
+        problems.append(f"{len(hands)} hands in the run, {len(ref['hands'])} in the replay")
+    for h, (mine, theirs) in enumerate(zip(hands.iter_rows(named=True), ref["hands"])):
+        score = [mine["score_after_team0"], mine["score_after_team1"]]
+        after = theirs["score_after"]
+        if (after if isinstance(after, list) else [after, 0]) != score:
+            problems.append(f"hand {h}: score after {theirs['score_after']} vs run {score}")
+        if theirs["trick_winners"] != mine["trick_winners"]:
+            problems.append(f"hand {h}: trick winners differ")
+    if len(row) == 1:
+        want = (row["winner"][0], row["reason"][0])
+        if (ref["winner"], ref["reason"]) != want:
+            problems.append(f"winner/reason {ref['winner']}, {ref['reason']} vs run {want}")
+    return problems
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """A match record as JSON text, one line per field of each hand."""
+    import json
+
+    head = {k: v for k, v in record.items() if k != "hands"}
+    lines = ["{"]
+    lines += [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
+    lines.append('  "hands": [')
+    for i, hand in enumerate(record["hands"]):
+        fields = [f"    {json.dumps(k)}: {json.dumps(v)}" for k, v in hand.items()]
+        end = "," if i + 1 < len(record["hands"]) else ""
+        lines += ["   {", ",\n".join(fields), "   }" + end]
+    lines += ["  ]", "}"]
+    return "\n".join(lines)

@@ -1,0 +1,50 @@
+"""Duplicate duels: the same deals with the teams exchanged, paired statistics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+import kout_sim
+from kout_sim.sim.duel import analyse, duel, report
+
+
+def test_both_games_deal_the_same_cards(tmp_path: Path) -> None:
+    result = duel("kout_bo_4", "random", "random:pass=0.7", matches=300, seed=4, out=tmp_path)
+    ab = kout_sim.load(tmp_path / "ab")["hands"].collect()
+    ba = kout_sim.load(tmp_path / "ba")["hands"].collect()
+    seats = [f"hand_seat{s}" for s in range(4)]
+    first = ["match", "dealer", *seats]
+    # the first hand of every match is the same deal in both games, whatever was played after
+    one = ab.filter(pl.col("hand") == 0).select(first).sort("match")
+    two = ba.filter(pl.col("hand") == 0).select(first).sort("match")
+    assert one.equals(two) and len(one) == 300
+    # Kout Bo's dealer rotation does not depend on results: every paired hand is the same deal
+    both = ab.join(ba, on=["match", "hand"], suffix="_ba")
+    assert all((both[c] == both[f"{c}_ba"]).all() for c in seats)
+    assert result["matches"] == 600 and result["paired_hands"] == len(both)
+    players = kout_sim.load(tmp_path / "ab")["matches"].collect()["players_team0"].unique()
+    assert players.to_list() == ["random:pass=-1"]
+
+
+def test_a_player_against_itself_is_exactly_even(tmp_path: Path) -> None:
+    # Same deals and the same play streams: the swapped game is the mirror of the first, so
+    # every deal sequence is won once by each side and the paired margin is exactly zero.
+    result = duel("kout_bh_4", "random", "random", matches=500, seed=1, out=tmp_path)
+    rate, margin = result["a_win_rate"], result["point_margin_per_hand"]
+    assert (rate.mean, rate.low, rate.high) == (0.5, 0.5, 0.5)
+    assert (margin.mean, margin.low, margin.high) == (0.0, 0.0, 0.0)
+    unpaired_low, unpaired_high = result["a_win_rate_wilson"]
+    assert unpaired_low < 0.5 < unpaired_high  # what an unpaired comparison would have said
+    assert "A wins 500 of 1,000" in report(result) and "variance reduction" in report(result)
+
+
+def test_swapping_the_teams_mirrors_the_statistics(tmp_path: Path) -> None:
+    duel("baloot", "random", "random:pass=0.8", hands=3_000, seed=2, out=tmp_path)
+    forward = analyse(tmp_path / "ab", tmp_path / "ba")
+    backward = analyse(tmp_path / "ba", tmp_path / "ab")
+    f, b = forward["point_margin_per_hand"], backward["point_margin_per_hand"]
+    assert abs(f.mean + b.mean) < 1e-9 and f.n == b.n == 3_000
+    assert forward["points_per_hand"]["A"] == backward["points_per_hand"]["B"]
+    assert "matches" not in forward
