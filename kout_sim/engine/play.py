@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from ..players.policy import choose
+from ..players.policy import choose, workspace
 from ..players.registry import N_PARAMS
 from ._jit import jit, jit_inline, jit_parallel, lowest_bit, popcount
 from .baloot import completion_masks
@@ -131,6 +131,8 @@ def play_hand(
     rng: np.ndarray,
     kinds: np.ndarray,
     params: np.ndarray,
+    nodes: np.ndarray,
+    value: np.ndarray,
     row: np.ndarray,
     actions: np.ndarray,
     legal: np.ndarray,
@@ -153,7 +155,7 @@ def play_hand(
     while S[S_PHASE] != PH_OVER:
         mask = legal_mask(S, P, STR, family)
         seat = S[S_TO_ACT]
-        action = choose(S, P, STR, MS, rng, kinds[seat], params[seat], mask, family)
+        action = choose(S, P, STR, MS, rng, kinds[seat], params[seat], mask, nodes, value, family)
         if action < 0 or action > 63 or (mask >> action) & 1 == 0:
             return -1
         is_card = S[S_PHASE] == PH_PLAY
@@ -306,6 +308,7 @@ def _hand_block(
     cards = np.empty_like(deck)
     no_trace = np.empty(0, dtype=np.int64)
     no_packed = np.empty(0, dtype=np.int32)
+    nodes, value = workspace(kinds, params)
     for i in range(lo, hi):
         seed_stream(deal_rng, seed, first + i, LANE_DEAL)
         seed_stream(play_rng, seed, first + i, LANE_PLAY)
@@ -314,7 +317,20 @@ def _hand_block(
         packed = trace[i] if trace.shape[0] > 0 else no_packed
         row = out[i]
         t = play_hand(
-            S, P, STR, MS, play_rng, kinds, params, row, no_trace, no_trace, packed, family
+            S,
+            P,
+            STR,
+            MS,
+            play_rng,
+            kinds,
+            params,
+            nodes,
+            value,
+            row,
+            no_trace,
+            no_trace,
+            packed,
+            family,
         )
         record_hand(row, S, P, STR, hands, n, family)
         if t < 0:
@@ -356,7 +372,10 @@ def _hand_traced(
     dealer = below(deal_rng, n)
     start_hand(S, P, deal_rng, dealer, deck, cards, hands, score0, score1, family)
     no_packed = np.empty(0, dtype=np.int32)
-    return play_hand(S, P, STR, MS, play_rng, kinds, params, row, actions, legal, no_packed, family)
+    nodes, value = workspace(kinds, params)
+    return play_hand(
+        S, P, STR, MS, play_rng, kinds, params, nodes, value, row, actions, legal, no_packed, family
+    )
 
 
 @jit_inline
@@ -390,6 +409,7 @@ def _matches(
     cards = np.empty_like(deck)
     no_trace = np.empty(0, dtype=np.int64)
     no_packed = np.empty(0, dtype=np.int32)
+    nodes, value = workspace(kinds, params)
     h = 0
     for m in range(match_rows.shape[0]):
         seed_stream(deal_rng, seed, first + m, LANE_DEAL)
@@ -409,7 +429,20 @@ def _matches(
             )
             packed = trace[h] if trace.shape[0] > 0 else no_packed
             t = play_hand(
-                S, P, STR, MS, play_rng, kinds, params, row, no_trace, no_trace, packed, family
+                S,
+                P,
+                STR,
+                MS,
+                play_rng,
+                kinds,
+                params,
+                nodes,
+                value,
+                row,
+                no_trace,
+                no_trace,
+                packed,
+                family,
             )
             if t < 0:
                 return -2

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .ismcts import ROLLOUT
 from .registry import N_PARAMS, PLAYERS, PlayerType, policy_family
 
 
@@ -84,6 +85,9 @@ class Lineup:
             slots = {p.name: p.index for p in spec.type.params_for(family)}
             for key, value in spec.params:
                 out[seat, slots[key]] = value
+            if spec.type.rollout is not None:
+                for p in PLAYERS[spec.type.rollout].params_for(family):
+                    out[seat, ROLLOUT + p.index] = p.default
         return out
 
     def swapped(self) -> Lineup:

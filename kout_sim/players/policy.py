@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine._jit import jit, jit_inline, lowest_bit, nth_bit, popcount
-from ..engine.layout import FAMILY_BALOOT, PH_AUCTION, S_PHASE
+from ..engine._jit import jit_inline, lowest_bit, nth_bit, popcount
+from ..engine.layout import PH_AUCTION, S_PHASE
 from ..engine.rng import below
-from .baloot_heuristic import choose_baloot
-from .kinds import KIND_HEURISTIC, KIND_RANDOM
-from .kout_heuristic import choose_kout
+from .heuristic import choose_heuristic
+from .ismcts import N_INT_ROWS, search
+from .kinds import KIND_HEURISTIC, KIND_ISMCTS, KIND_RANDOM
 
 
 @jit_inline
@@ -24,22 +24,6 @@ def choose_random(S: np.ndarray, rng: np.ndarray, prm: np.ndarray, mask: int) ->
     if prm[0] >= 0 and S[S_PHASE] == PH_AUCTION and (mask & 1) != 0 and mask != 1:
         choices = 1 if below(rng, 1000) < int(prm[0] * 1000 + 0.5) else mask ^ 1
     return nth_bit(choices, below(rng, popcount(choices)))
-
-
-@jit
-def choose_heuristic(
-    S: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
-    MS: np.ndarray,
-    rng: np.ndarray,
-    prm: np.ndarray,
-    mask: int,
-    family: int,
-) -> int:
-    if family == FAMILY_BALOOT:
-        return choose_baloot(S, P, STR, MS, rng, prm, mask)
-    return choose_kout(S, P, STR, MS, rng, prm, mask)
 
 
 @jit_inline
@@ -52,12 +36,14 @@ def choose(
     kind: int,
     prm: np.ndarray,
     mask: int,
+    nodes: np.ndarray,
+    value: np.ndarray,
     family: int,
 ) -> int:
     """The phase-relative action (a bit of ``mask``) chosen by a policy of ``kind``.
 
     ``MS`` is the match state (score before the hand; zeros for independent hands), ``prm`` the
-    seat's float64 parameter row.
+    seat's float64 parameter row, ``nodes``/``value`` the search node pool (see :func:`workspace`).
     """
     if kind == KIND_RANDOM:
         return choose_random(S, rng, prm, mask)
@@ -65,4 +51,16 @@ def choose(
         return lowest_bit(mask)  # one legal action: nothing to decide
     if kind == KIND_HEURISTIC:
         return choose_heuristic(S, P, STR, MS, rng, prm, mask, family)
+    if kind == KIND_ISMCTS:
+        return search(S, P, STR, MS, rng, prm, mask, nodes, value, family)
     return -1
+
+
+@jit_inline
+def workspace(kinds: np.ndarray, params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The node pool of a line-up: room for the largest search of its seats."""
+    cap = 1
+    for seat in range(kinds.shape[0]):
+        if kinds[seat] == KIND_ISMCTS:
+            cap = max(cap, int(params[seat, 0]) + 2)
+    return np.empty((N_INT_ROWS, cap), dtype=np.int64), np.empty(cap, dtype=np.float64)

@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .baloot_heuristic import BALOOT_PARAMS
-from .kinds import KIND_HEURISTIC, KIND_RANDOM, Param
+from .ismcts import ISMCTS_PARAMS
+from .kinds import KIND_HEURISTIC, KIND_ISMCTS, KIND_RANDOM, Param
 from .kout_heuristic import KOUT_PARAMS
 
-N_PARAMS = 16  # float64 slots per seat in the kernels' parameter rows
+N_PARAMS = 32  # float64 slots per seat in the kernels' parameter rows (16.. : a search's rollouts)
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,7 @@ class PlayerType:
     kind: int
     summary: str
     params: dict[str, tuple[Param, ...]]
+    rollout: str | None = None  # player whose default row fills slots ROLLOUT.. (searches)
 
     def params_for(self, family: str) -> tuple[Param, ...]:
         return self.params.get(family, ())
@@ -52,6 +54,13 @@ PLAYERS: dict[str, PlayerType] = {
         KIND_HEURISTIC,
         "rule-of-thumb bidding and card play of a competent player (see docs/players.md)",
         {"kout": KOUT_PARAMS, "baloot": BALOOT_PARAMS},
+    ),
+    "ismcts": PlayerType(
+        "ismcts",
+        KIND_ISMCTS,
+        "single-observer information set Monte Carlo tree search with heuristic rollouts",
+        {"kout": ISMCTS_PARAMS, "baloot": ISMCTS_PARAMS},
+        rollout="heuristic",
     ),
 }
 

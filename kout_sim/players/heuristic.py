@@ -1,0 +1,26 @@
+"""The heuristic policy of either family (the dispatch the searches use for their rollouts)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine._jit import jit
+from ..engine.layout import FAMILY_BALOOT
+from .baloot_heuristic import choose_baloot
+from .kout_heuristic import choose_kout
+
+
+@jit
+def choose_heuristic(
+    S: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    MS: np.ndarray,
+    rng: np.ndarray,
+    prm: np.ndarray,
+    mask: int,
+    family: int,
+) -> int:
+    if family == FAMILY_BALOOT:
+        return choose_baloot(S, P, STR, MS, rng, prm, mask)
+    return choose_kout(S, P, STR, MS, rng, prm, mask)

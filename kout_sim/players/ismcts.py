@@ -1,0 +1,236 @@
+"""Single-observer Information Set MCTS (Cowling, Powley and Whitehouse 2012).
+
+Every iteration draws a fresh determinization of the hidden cards from the searching seat's point of
+view, descends the tree choosing among the children whose action is legal in that determinization
+(UCB1 with availability counts: a child's exploration term uses the number of iterations in which it
+was available, not its parent's visits), adds one node, plays the hand out with the heuristic policy
+(ε-random), and backs up the reward of the team that made each move. The decision is the root child
+with the most visits. The node pool is preallocated numpy, reused between decisions.
+
+Parameters (slots of the seat's parameter row; slots 16.. hold the rollout heuristic's row):
+``iterations``, ``c`` (exploration constant), ``epsilon`` (random rollout moves), ``reward``
+(0: hand points, 1: contract made, 2: match-win estimate that sees the score).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..engine._jit import jit, jit_inline, lowest_bit, nth_bit, popcount
+from ..engine.game import apply_action, legal_mask
+from ..engine.layout import (
+    FAMILY_BALOOT,
+    M_SCORE,
+    P_FAILED,
+    P_MADE,
+    P_SIGNED_SCORE,
+    P_TARGET,
+    PH_OVER,
+    S_BIDDER,
+    S_MADE,
+    S_MATCH_WINNER,
+    S_PHASE,
+    S_POINTS,
+    S_SIZE,
+    S_TO_ACT,
+)
+from ..engine.rng import below, next_u64
+from .heuristic import choose_heuristic
+from .kinds import Param
+from .sampler import determinize
+
+ISMCTS_PARAMS: tuple[Param, ...] = (
+    Param("iterations", 0, 1000, 1, 1_000_000, "search iterations per decision"),
+    Param("c", 1, 0.7, 0, 10, "UCB exploration constant"),
+    Param("epsilon", 2, 0.1, 0, 1, "probability of a random move in a rollout"),
+    Param(
+        "reward",
+        3,
+        0,
+        0,
+        2,
+        "0: hand points (margin, scaled to 0..1), 1: contract made or beaten, "
+        "2: match-win estimate (the hand's points added to the score, against the target)",
+    ),
+)
+ROLLOUT = 16  # first slot of the rollout heuristic's parameter row
+
+# node pool: int rows
+N_PARENT = 0
+N_CHILD = 1  # first child (-1 none)
+N_SIBLING = 2  # next sibling (-1 none)
+N_ACTION = 3  # phase-relative action leading here
+N_VISITS = 4
+N_AVAIL = 5
+N_TEAM = 6  # team of the seat that made the action
+N_INT_ROWS = 7
+
+
+@jit_inline
+def _new_node(
+    nodes: np.ndarray, value: np.ndarray, n: int, parent: int, action: int, team: int
+) -> None:
+    nodes[N_PARENT, n] = parent
+    nodes[N_CHILD, n] = -1
+    nodes[N_SIBLING, n] = -1
+    nodes[N_ACTION, n] = action
+    nodes[N_VISITS, n] = 0
+    nodes[N_AVAIL, n] = 1
+    nodes[N_TEAM, n] = team
+    value[n] = 0.0
+    if parent >= 0:
+        nodes[N_SIBLING, n] = nodes[N_CHILD, parent]
+        nodes[N_CHILD, parent] = n
+
+
+@jit_inline
+def _uniform(rng: np.ndarray) -> float:
+    return (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@jit
+def reward(
+    D: np.ndarray, P: np.ndarray, MS: np.ndarray, team: int, mode: int, scale: float
+) -> float:
+    """Reward in [0, 1] of ``team`` for the finished hand ``D``."""
+    if mode == 1:  # the contract: made for the bidding team, beaten for the defenders
+        bidder_team = D[S_BIDDER] % 2
+        if D[S_MADE] < 0:
+            return 0.5
+        good = D[S_MADE] == 1
+        return 1.0 if good == (team == bidder_team) else 0.0
+    margin = D[S_POINTS + team] - D[S_POINTS + 1 - team]
+    if mode == 2:  # match-win estimate: the hand decides the match, or the score margin vs target
+        if D[S_MATCH_WINNER] >= 0:
+            return 1.0 if D[S_MATCH_WINNER] == team else 0.0
+        if P[P_SIGNED_SCORE] == 1:
+            score = MS[M_SCORE] if team == 0 else -MS[M_SCORE]
+        else:
+            score = MS[M_SCORE + team] - MS[M_SCORE + 1 - team]
+        target = max(P[P_TARGET], 1)
+        x = (score + margin) / target
+        return min(1.0, max(0.0, 0.5 + 0.5 * x))
+    return min(1.0, max(0.0, 0.5 + 0.5 * margin / scale))
+
+
+@jit
+def rollout(
+    D: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    MS: np.ndarray,
+    rng: np.ndarray,
+    prm: np.ndarray,
+    epsilon: float,
+    family: int,
+) -> None:
+    """Play ``D`` to its end: the heuristic (row ``prm[ROLLOUT:]``), a random move with ``epsilon``."""
+    heuristic = prm[ROLLOUT:]
+    while D[S_PHASE] != PH_OVER:
+        mask = legal_mask(D, P, STR, family)
+        if mask & (mask - 1) == 0:
+            action = lowest_bit(mask)
+        elif epsilon > 0 and _uniform(rng) < epsilon:
+            action = nth_bit(mask, below(rng, popcount(mask)))
+        else:
+            action = choose_heuristic(D, P, STR, MS, rng, heuristic, mask, family)
+        apply_action(D, P, STR, action, family)
+
+
+@jit
+def search(
+    S: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    MS: np.ndarray,
+    rng: np.ndarray,
+    prm: np.ndarray,
+    mask: int,
+    nodes: np.ndarray,
+    value: np.ndarray,
+    family: int,
+) -> int:
+    """The action (a bit of ``mask``) SO-ISMCTS chooses for the seat to act in ``S``.
+
+    ``nodes`` (int64[N_INT_ROWS, cap]) and ``value`` (float64[cap]) are the node pool; the search
+    stops early when the pool is full.
+    """
+    seat = S[S_TO_ACT]
+    iterations = int(prm[0])
+    c = prm[1]
+    epsilon = prm[2]
+    mode = int(prm[3])
+    scale = 1.0
+    for b in range(16):
+        scale = max(scale, float(P[P_MADE + b]), float(P[P_FAILED + b]))
+    if family == FAMILY_BALOOT:
+        scale = 60.0
+    cap = value.shape[0]
+    _new_node(nodes, value, 0, -1, -1, -1)
+    n_nodes = 1
+    D = np.empty(S_SIZE, dtype=np.int64)
+    for _ in range(iterations):
+        determinize(S, P, STR, seat, rng, D)
+        node = 0
+        while D[S_PHASE] != PH_OVER:
+            legal = legal_mask(D, P, STR, family)
+            tried = np.int64(0)
+            child = nodes[N_CHILD, node]
+            while child >= 0:
+                a = nodes[N_ACTION, child]
+                if (legal >> a) & 1:
+                    tried |= np.int64(1) << a
+                    nodes[N_AVAIL, child] += 1
+                child = nodes[N_SIBLING, child]
+            untried = legal & ~tried
+            team = D[S_TO_ACT] % 2
+            if untried != 0 and n_nodes < cap:
+                a = nth_bit(untried, below(rng, popcount(untried)))
+                _new_node(nodes, value, n_nodes, node, a, team)
+                node = n_nodes
+                n_nodes += 1
+                apply_action(D, P, STR, a, family)
+                break
+            if tried == 0:
+                break  # pool full: roll out from here
+            best = -1
+            best_score = -1.0
+            child = nodes[N_CHILD, node]
+            while child >= 0:
+                a = nodes[N_ACTION, child]
+                if (legal >> a) & 1:
+                    visits = nodes[N_VISITS, child]
+                    if visits == 0:
+                        score = 1e9
+                    else:
+                        score = value[child] / visits + c * math.sqrt(
+                            math.log(nodes[N_AVAIL, child]) / visits
+                        )
+                    if score > best_score:
+                        best_score = score
+                        best = child
+                child = nodes[N_SIBLING, child]
+            node = best
+            apply_action(D, P, STR, nodes[N_ACTION, best], family)
+        rollout(D, P, STR, MS, rng, prm, epsilon, family)
+        r0 = reward(D, P, MS, 0, mode, scale)
+        r1 = reward(D, P, MS, 1, mode, scale)
+        while node > 0:
+            nodes[N_VISITS, node] += 1
+            value[node] += r0 if nodes[N_TEAM, node] == 0 else r1
+            node = nodes[N_PARENT, node]
+        nodes[N_VISITS, 0] += 1
+    best = -1
+    most = -1
+    child = nodes[N_CHILD, 0]
+    while child >= 0:
+        a = nodes[N_ACTION, child]
+        if (mask >> a) & 1 and nodes[N_VISITS, child] > most:
+            most = nodes[N_VISITS, child]
+            best = a
+        child = nodes[N_SIBLING, child]
+    if best < 0:
+        best = lowest_bit(mask)
+    return best
