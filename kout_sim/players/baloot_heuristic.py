@@ -29,6 +29,7 @@ from ..engine.layout import (
     B_MODE,
     B_STAGE,
     B_SUN_CALLER,
+    B_TAKER,
     BC_ASHKAL,
     BC_CONFIRM,
     BC_DOUBLE,
@@ -53,6 +54,7 @@ from ..engine.layout import (
     S_PLAYED,
     S_TO_ACT,
     S_TRICK,
+    S_TRICKS,
     S_TRUMP,
     T_LED,
     T_POINTS,
@@ -67,15 +69,18 @@ PRM_ASHKAL = 2
 PRM_DOUBLE = 3
 PRM_RAISE = 4
 PRM_EPSILON = 5
+PRM_KEEP = 6
+PRM_RUFF = 7
+PRM_PULL = 8
 
 BALOOT_PARAMS: tuple[Param, ...] = (
     Param(
-        "sun", PRM_SUN, 27.0, 0.0, 200.0, "buy Sun when evaluate_sun(hand + face-up) reaches this"
+        "sun", PRM_SUN, 26.0, 0.0, 200.0, "buy Sun when evaluate_sun(hand + face-up) reaches this"
     ),
     Param(
         "hokum",
         PRM_HOKUM,
-        31.0,
+        26.0,
         0.0,
         200.0,
         "buy Hokum when evaluate_hokum(hand + face-up, suit) reaches this",
@@ -83,7 +88,7 @@ BALOOT_PARAMS: tuple[Param, ...] = (
     Param(
         "ashkal",
         PRM_ASHKAL,
-        28.0,
+        26.0,
         0.0,
         200.0,
         "P3/P4 call Ashkal when the own 5-card Sun value plus the face-up card's worth reaches this",
@@ -91,7 +96,7 @@ BALOOT_PARAMS: tuple[Param, ...] = (
     Param(
         "double",
         PRM_DOUBLE,
-        44.0,
+        40.0,
         0.0,
         999.0,
         "a buyer's opponent doubles when his 8-card strength in the buyer's mode reaches this "
@@ -107,12 +112,37 @@ BALOOT_PARAMS: tuple[Param, ...] = (
         "(Gahwa at +15; 999: never)",
     ),
     Param("epsilon", PRM_EPSILON, 0.0, 0.0, 1.0, "probability of a uniformly random legal action"),
+    Param(
+        "keep",
+        PRM_KEEP,
+        12.0,
+        0.0,
+        50.0,
+        "points a master card (no unseen card outranks it) is worth keeping rather than "
+        "smearing or discarding",
+    ),
+    Param(
+        "ruff",
+        PRM_RUFF,
+        0.0,
+        0.0,
+        8.0,
+        "Hokum, trumps still out: a side master is trusted to hold only with this many cards of "
+        "its suit unseen (fewer: an opponent may ruff)",
+    ),
+    Param(
+        "pull",
+        PRM_PULL,
+        1.0,
+        0.0,
+        1.0,
+        "1: a Hokum buyer with 3+ trumps and no master trump leads a small trump to pull trumps",
+    ),
 )
 
 ONE = np.int64(1)
 SUIT_BITS = 0x1FE0  # ranks 7..A (rank indices 5..12) of suit 0; shift by 13 * suit
 RANK7 = 5  # rank index of the 7, the lowest Baloot rank
-KEEP_MASTER = 12.0  # discard/smear penalty of a card that wins a trick of its own later
 KEEP_TRUMP = 25.0  # discard/smear penalty of a trump (Hokum)
 
 
@@ -333,12 +363,12 @@ def _is_master(STR: np.ndarray, trow: int, card: int, unseen: int) -> bool:
 
 
 @jit
-def _holds(STR: np.ndarray, trow: int, led: int, card: int, unseen: int) -> bool:
+def _holds(STR: np.ndarray, trow: int, led: int, card: int, unseen: int, n_safe: int) -> bool:
     """True if ``card``, winning the trick now, likely stays the winner against the unseen cards.
 
     A trump holds when no higher trump is unseen. A card of the led suit holds when no higher card
-    of the suit is unseen and, in Hokum, nobody can ruff: no trump is unseen, or at least three cards
-    of the led suit are unseen (the remaining players most likely follow suit, RULES.md 3.4.1).
+    of the suit is unseen and, in Hokum, nobody can ruff: no trump is unseen, or at least ``n_safe``
+    cards of the led suit are unseen (the remaining players most likely follow suit, RULES.md 3.4.1).
     """
     if not _is_master(STR, trow, card, unseen):
         return False
@@ -346,11 +376,13 @@ def _holds(STR: np.ndarray, trow: int, led: int, card: int, unseen: int) -> bool
         return True
     if unseen & (SUIT_BITS << (13 * trow)) == 0:
         return True
-    return popcount(unseen & (SUIT_BITS << (13 * led))) >= 3
+    return popcount(unseen & (SUIT_BITS << (13 * led))) >= n_safe
 
 
 @jit
-def _keep_value(STR: np.ndarray, trow: int, card: int, hand: int, unseen: int) -> float:
+def _keep_value(
+    STR: np.ndarray, trow: int, card: int, hand: int, unseen: int, keep: float
+) -> float:
     """How much the seat loses by giving ``card`` away now (points excluded): trumps and masters
     (cards no unseen card outranks) win tricks later; the last guard of a Ten that is not master
     protects it."""
@@ -359,7 +391,7 @@ def _keep_value(STR: np.ndarray, trow: int, card: int, hand: int, unseen: int) -
     if trow < 4 and suit == trow:
         v += KEEP_TRUMP + 0.5 * (STR[trow, card] - 50)  # STR trump values are 51..58
     elif _is_master(STR, trow, card, unseen):
-        v += KEEP_MASTER
+        v += keep
     in_suit = hand & (SUIT_BITS << (13 * suit))
     ten = ONE << (13 * suit + 8)
     guard = card % 13 != 8 and (in_suit & ten) != 0 and popcount(in_suit) == 2
@@ -369,7 +401,7 @@ def _keep_value(STR: np.ndarray, trow: int, card: int, hand: int, unseen: int) -
 
 
 @jit
-def _dump(STR: np.ndarray, trow: int, legal: int, hand: int, unseen: int) -> int:
+def _dump(STR: np.ndarray, trow: int, legal: int, hand: int, unseen: int, keep: float) -> int:
     """The legal card cheapest to lose: fewest points plus keep value."""
     best = -1
     best_v = 1e9
@@ -377,7 +409,7 @@ def _dump(STR: np.ndarray, trow: int, legal: int, hand: int, unseen: int) -> int
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        v = STR[T_POINTS + trow, c] + _keep_value(STR, trow, c, hand, unseen)
+        v = STR[T_POINTS + trow, c] + _keep_value(STR, trow, c, hand, unseen, keep)
         if v < best_v:
             best_v = v
             best = c
@@ -385,7 +417,7 @@ def _dump(STR: np.ndarray, trow: int, legal: int, hand: int, unseen: int) -> int
 
 
 @jit
-def _smear(STR: np.ndarray, trow: int, legal: int, hand: int, unseen: int) -> int:
+def _smear(STR: np.ndarray, trow: int, legal: int, hand: int, unseen: int, keep: float) -> int:
     """The legal card to give a trick the partner wins: most points, keeping trumps and masters."""
     best = -1
     best_v = -1e9
@@ -393,7 +425,7 @@ def _smear(STR: np.ndarray, trow: int, legal: int, hand: int, unseen: int) -> in
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        v = STR[T_POINTS + trow, c] - _keep_value(STR, trow, c, hand, unseen)
+        v = STR[T_POINTS + trow, c] - _keep_value(STR, trow, c, hand, unseen, keep)
         if v > best_v:
             best_v = v
             best = c
@@ -434,7 +466,14 @@ def _strongest(STR: np.ndarray, trow: int, led: int, cards: int) -> int:
 
 @jit
 def _lead(
-    S: np.ndarray, STR: np.ndarray, seat: int, legal: int, hand: int, unseen: int, trow: int
+    S: np.ndarray,
+    STR: np.ndarray,
+    prm: np.ndarray,
+    seat: int,
+    legal: int,
+    hand: int,
+    unseen: int,
+    trow: int,
 ) -> int:
     """The card to lead (RULES.md 3.4): draw trumps as the buying team in Hokum, cash masters,
     else lead low from a long suit."""
@@ -456,7 +495,8 @@ def _lead(
                 top = c
         if _is_master(STR, trow, top, unseen):
             return top
-        if S[S_BIDDER] == seat and popcount(hand & tmask) >= 3:
+        pull = prm[PRM_PULL] > 0.5 and popcount(hand & tmask) >= 3
+        if S[S_BIDDER] == seat and pull:
             return _lowest_power(STR, trow, trow, my_trumps)  # pull trumps with a small one
     # cash a master of a side suit (an Ace, or the top card left)
     best = -1
@@ -468,7 +508,7 @@ def _lead(
         if not _is_master(STR, trow, c, unseen):
             continue
         n_out = popcount(unseen & (SUIT_BITS << (13 * (c // 13))))
-        if hokum and trumps_out != 0 and n_out < 3:
+        if hokum and trumps_out != 0 and n_out < prm[PRM_RUFF]:
             continue  # likely ruffed (3.4.2)
         v = STR[T_POINTS + trow, c] + 1.0 * n_out
         if v > best_v:
@@ -479,13 +519,14 @@ def _lead(
     if hokum and buyer_team and my_trumps != 0 and trumps_out != 0 and S[S_BIDDER] == seat:
         return _lowest_power(STR, trow, trow, my_trumps)
     # lead low, preferably from a long side suit
+    keep = prm[PRM_KEEP]
     best_v = 1e9
     m = legal
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
         suit = c // 13
-        v = STR[T_POINTS + trow, c] + _keep_value(STR, trow, c, hand, unseen)
+        v = STR[T_POINTS + trow, c] + _keep_value(STR, trow, c, hand, unseen, keep)
         v -= 0.7 * popcount(hand & (SUIT_BITS << (13 * suit)))
         if v < best_v:
             best_v = v
@@ -494,10 +535,11 @@ def _lead(
 
 
 @jit
-def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, mask: int) -> int:
+def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, mask: int) -> int:
     """A card (a set bit of ``mask``, card ids) for the seat ``S[S_TO_ACT]`` in the play phase.
 
-    ``S`` int64[S_SIZE], ``P`` int64[P_SIZE], ``STR`` int64[T_ROWS, T_COLS]. The legal mask already
+    ``S`` int64[S_SIZE], ``P`` int64[P_SIZE], ``STR`` int64[T_ROWS, T_COLS], ``prm``
+    float64[N_PARAMS]. The legal mask already
     enforces following suit, trumping and overtrumping (RULES.md 3.4). Priorities: the partner wins
     the trick safely → give him points (smear); an opponent wins → win it with the cheapest card
     that surely holds (last to play: any winner), else play the card cheapest to lose. Trick value
@@ -517,8 +559,13 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, mask: int) -> int
     if S[S_N_DONE] == 7:
         tp += 10
     unseen = P[P_DECK] & ~(S[S_PLAYED] | hand | trick)
+    taker = S[B_TAKER]
+    if taker != seat and (taker & 1) == (seat & 1):
+        unseen &= ~(ONE << S[B_FACE_UP])  # the face-up card is public: the partner holds it
+    keep = prm[PRM_KEEP]
+    n_safe = int(prm[PRM_RUFF])
     if k == 0:
-        return _lead(S, STR, seat, mask, hand, unseen, trow)
+        return _lead(S, STR, prm, seat, mask, hand, unseen, trow)
     led = S[S_LED]
     best = -1
     best_i = 0
@@ -538,23 +585,30 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, mask: int) -> int
         m &= m - 1
         if _power(STR, trow, led, c) > best:
             beats |= ONE << c
-            if last or _holds(STR, trow, led, c, unseen):
+            if last or _holds(STR, trow, led, c, unseen, n_safe):
                 sure |= ONE << c
     if partner_wins:
-        if last or _holds(STR, trow, led, win_card, unseen):
-            return _smear(STR, trow, mask, hand, unseen)
+        if last or _holds(STR, trow, led, win_card, unseen, n_safe):
+            return _smear(STR, trow, mask, hand, unseen, keep)
         if sure != 0 and tp >= 10:
             return _lowest_power(STR, trow, led, sure)
-        return _dump(STR, trow, mask, hand, unseen)
+        return _dump(STR, trow, mask, hand, unseen, keep)
+    # the opponents took every trick so far: stop their kaboot (RULES.md 3.6.4) at any price
+    threat = S[S_N_DONE] >= 4 and S[S_TRICKS + (seat & 1)] == 0
     if sure != 0:
         c = _lowest_power(STR, trow, led, sure)
         # a pointless trick is not worth a trump honour or a master when something else can go
-        if tp > 0 or _keep_value(STR, trow, c, hand, unseen) < 10.0 or (mask & ~beats) == 0:
+        if (
+            threat
+            or tp > 0
+            or _keep_value(STR, trow, c, hand, unseen, keep) < 10.0
+            or (mask & ~beats) == 0
+        ):
             return c
-        return _dump(STR, trow, mask & ~beats, hand, unseen)
-    if beats != 0 and k == 2 and tp >= 10:
+        return _dump(STR, trow, mask & ~beats, hand, unseen, keep)
+    if beats != 0 and ((k == 2 and tp >= 10) or threat):
         return _strongest(STR, trow, led, beats)
-    return _dump(STR, trow, mask, hand, unseen)
+    return _dump(STR, trow, mask, hand, unseen, keep)
 
 
 @jit
@@ -581,4 +635,4 @@ def choose_baloot(
         return choose_call(S, prm, mask)
     if phase == PH_DOUBLING:
         return choose_double(S, prm, mask)
-    return choose_card(S, P, STR, mask)
+    return choose_card(S, P, STR, prm, mask)
