@@ -25,6 +25,7 @@ from ..engine._jit import jit, jit_inline, lowest_bit, nth_bit, popcount
 from ..engine.layout import (
     B_DBL_STAGE,
     B_FACE_UP,
+    B_HOKUM_BIDDER,
     B_HOKUM_SUIT,
     B_MODE,
     B_STAGE,
@@ -72,6 +73,10 @@ PRM_EPSILON = 5
 PRM_KEEP = 6
 PRM_RUFF = 7
 PRM_PULL = 8
+PRM_SUN_BIAS = 9
+PRM_STEAL = 10
+PRM_SHORT = 11
+PRM_TEAM_PULL = 12
 
 BALOOT_PARAMS: tuple[Param, ...] = (
     Param(
@@ -137,6 +142,40 @@ BALOOT_PARAMS: tuple[Param, ...] = (
         0.0,
         1.0,
         "1: a Hokum buyer with 3+ trumps and no master trump leads a small trump to pull trumps",
+    ),
+    Param(
+        "sun_bias",
+        PRM_SUN_BIAS,
+        5.0,
+        0.0,
+        99.0,
+        "when both qualify, Sun is preferred unless the Hokum value clears its threshold by this "
+        "much more than the Sun value (99: Sun whenever it qualifies)",
+    ),
+    Param(
+        "steal",
+        PRM_STEAL,
+        0.0,
+        0.0,
+        30.0,
+        "the Sun threshold is lowered by this while an opponent holds the standing Hokum bid",
+    ),
+    Param(
+        "short",
+        PRM_SHORT,
+        3.0,
+        0.0,
+        20.0,
+        "Hokum, holding trumps: a side singleton is this much cheaper to discard or lead "
+        "(making a void to ruff)",
+    ),
+    Param(
+        "team_pull",
+        PRM_TEAM_PULL,
+        1.0,
+        0.0,
+        1.0,
+        "1: the Hokum buyer's partner without the master trump leads a small trump to the buyer",
     ),
 )
 
@@ -275,13 +314,6 @@ def choose_call(S: np.ndarray, prm: np.ndarray, mask: int) -> int:
             return BC_SUN
         return BC_CONFIRM
     # bidding: Sun, Ashkal, Hokum or pass
-    if (mask >> BC_SUN) & 1 != 0 and sun_v >= prm[PRM_SUN]:
-        if (mask >> BC_ASHKAL) & 1 != 0 and evaluate_sun(hand) + _face_worth(face) > sun_v:
-            return BC_ASHKAL  # the face-up card serves the partner better (3.2.3)
-        return BC_SUN
-    ashkal_ok = (mask >> BC_ASHKAL) & 1 != 0
-    if ashkal_ok and evaluate_sun(hand) + _face_worth(face) >= prm[PRM_ASHKAL]:
-        return BC_ASHKAL
     best = -1
     best_v = -1.0
     if (mask >> BC_HOKUM) & 1 != 0:
@@ -293,7 +325,24 @@ def choose_call(S: np.ndarray, prm: np.ndarray, mask: int) -> int:
             if v > best_v:
                 best_v = v
                 best = BC_HOKUM_SUIT + suit
-    if best >= 0 and best_v >= prm[PRM_HOKUM]:
+    h_margin = best_v - prm[PRM_HOKUM] if best >= 0 else -1.0
+    sun_thr = prm[PRM_SUN]
+    bidder = S[B_HOKUM_BIDDER]
+    if bidder >= 0 and (bidder & 1) != (seat & 1):
+        sun_thr -= prm[PRM_STEAL]  # take the hand from the opponents' Hokum
+    s_margin = sun_v - sun_thr
+    ash_v = evaluate_sun(hand) + _face_worth(face)  # the partner takes the face-up card
+    ashkal_ok = (mask >> BC_ASHKAL) & 1 != 0
+    bias = prm[PRM_SUN_BIAS]
+    sun_first = s_margin >= 0.0 and (h_margin < 0.0 or s_margin >= h_margin - bias)
+    if (mask >> BC_SUN) & 1 != 0 and sun_first:
+        if ashkal_ok and ash_v > sun_v:
+            return BC_ASHKAL  # the face-up card serves the partner better (3.2.3)
+        return BC_SUN
+    a_margin = ash_v - prm[PRM_ASHKAL]
+    if ashkal_ok and a_margin >= 0.0 and (h_margin < 0.0 or a_margin >= h_margin - bias):
+        return BC_ASHKAL
+    if h_margin >= 0.0:
         return best
     return BC_PASS
 
@@ -381,7 +430,7 @@ def _holds(STR: np.ndarray, trow: int, led: int, card: int, unseen: int, n_safe:
 
 @jit
 def _keep_value(
-    STR: np.ndarray, trow: int, card: int, hand: int, unseen: int, keep: float
+    STR: np.ndarray, prm: np.ndarray, trow: int, card: int, hand: int, unseen: int
 ) -> float:
     """How much the seat loses by giving ``card`` away now (points excluded): trumps and masters
     (cards no unseen card outranks) win tricks later; the last guard of a Ten that is not master
@@ -391,8 +440,11 @@ def _keep_value(
     if trow < 4 and suit == trow:
         v += KEEP_TRUMP + 0.5 * (STR[trow, card] - 50)  # STR trump values are 51..58
     elif _is_master(STR, trow, card, unseen):
-        v += keep
+        v += prm[PRM_KEEP]
     in_suit = hand & (SUIT_BITS << (13 * suit))
+    singleton = trow < 4 and suit != trow and popcount(in_suit) == 1
+    if singleton and hand & (SUIT_BITS << (13 * trow)) != 0:
+        v -= prm[PRM_SHORT]  # a void in a side suit lets the trumps ruff (3.4.2)
     ten = ONE << (13 * suit + 8)
     guard = card % 13 != 8 and (in_suit & ten) != 0 and popcount(in_suit) == 2
     if guard and not _is_master(STR, trow, 13 * suit + 8, unseen):
@@ -401,7 +453,7 @@ def _keep_value(
 
 
 @jit
-def _dump(STR: np.ndarray, trow: int, legal: int, hand: int, unseen: int, keep: float) -> int:
+def _dump(STR: np.ndarray, prm: np.ndarray, trow: int, legal: int, hand: int, unseen: int) -> int:
     """The legal card cheapest to lose: fewest points plus keep value."""
     best = -1
     best_v = 1e9
@@ -409,7 +461,7 @@ def _dump(STR: np.ndarray, trow: int, legal: int, hand: int, unseen: int, keep: 
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        v = STR[T_POINTS + trow, c] + _keep_value(STR, trow, c, hand, unseen, keep)
+        v = STR[T_POINTS + trow, c] + _keep_value(STR, prm, trow, c, hand, unseen)
         if v < best_v:
             best_v = v
             best = c
@@ -417,7 +469,7 @@ def _dump(STR: np.ndarray, trow: int, legal: int, hand: int, unseen: int, keep: 
 
 
 @jit
-def _smear(STR: np.ndarray, trow: int, legal: int, hand: int, unseen: int, keep: float) -> int:
+def _smear(STR: np.ndarray, prm: np.ndarray, trow: int, legal: int, hand: int, unseen: int) -> int:
     """The legal card to give a trick the partner wins: most points, keeping trumps and masters."""
     best = -1
     best_v = -1e9
@@ -425,7 +477,7 @@ def _smear(STR: np.ndarray, trow: int, legal: int, hand: int, unseen: int, keep:
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        v = STR[T_POINTS + trow, c] - _keep_value(STR, trow, c, hand, unseen, keep)
+        v = STR[T_POINTS + trow, c] - _keep_value(STR, prm, trow, c, hand, unseen)
         if v > best_v:
             best_v = v
             best = c
@@ -516,17 +568,17 @@ def _lead(
             best = c
     if best >= 0:
         return best
-    if hokum and buyer_team and my_trumps != 0 and trumps_out != 0 and S[S_BIDDER] == seat:
+    pull = S[S_BIDDER] == seat or prm[PRM_TEAM_PULL] > 0.5
+    if hokum and buyer_team and my_trumps != 0 and trumps_out != 0 and pull:
         return _lowest_power(STR, trow, trow, my_trumps)
     # lead low, preferably from a long side suit
-    keep = prm[PRM_KEEP]
     best_v = 1e9
     m = legal
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
         suit = c // 13
-        v = STR[T_POINTS + trow, c] + _keep_value(STR, trow, c, hand, unseen, keep)
+        v = STR[T_POINTS + trow, c] + _keep_value(STR, prm, trow, c, hand, unseen)
         v -= 0.7 * popcount(hand & (SUIT_BITS << (13 * suit)))
         if v < best_v:
             best_v = v
@@ -539,22 +591,24 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
     """A card (a set bit of ``mask``, card ids) for the seat ``S[S_TO_ACT]`` in the play phase.
 
     ``S`` int64[S_SIZE], ``P`` int64[P_SIZE], ``STR`` int64[T_ROWS, T_COLS], ``prm``
-    float64[N_PARAMS]. The legal mask already
-    enforces following suit, trumping and overtrumping (RULES.md 3.4). Priorities: the partner wins
-    the trick safely → give him points (smear); an opponent wins → win it with the cheapest card
-    that surely holds (last to play: any winner), else play the card cheapest to lose. Trick value
-    includes the 10 points of the last trick (3.6.1).
+    float64[N_PARAMS]. The legal mask already enforces following suit, trumping and overtrumping
+    (RULES.md 3.4). Priorities: leading, see :func:`_lead`; the partner wins the trick safely →
+    give him points (smear, keeping trumps and masters); an opponent wins → win with the cheapest
+    card that surely holds (last to play: any winner), else play the card cheapest to lose; when
+    the opponents have taken every trick so far, win at any price (kaboot, 3.6.4). Trick value
+    includes the 10 points of the last trick (3.6.1). Only unseen cards (not in the own hand, not
+    played, not the face-up card the partner took) count as threats.
     """
     seat = S[S_TO_ACT]
     hand = S[S_HAND + seat]
     trow = S[S_TRUMP]
     k = S[S_N_IN_TRICK]
     leader = S[S_LEADER]
-    trick = np.int64(0)
+    trick = 0
     tp = 0
     for i in range(k):
         c = S[S_TRICK + i]
-        trick |= ONE << c
+        trick |= 1 << c
         tp += STR[T_POINTS + trow, c]
     if S[S_N_DONE] == 7:
         tp += 10
@@ -562,7 +616,6 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
     taker = S[B_TAKER]
     if taker != seat and (taker & 1) == (seat & 1):
         unseen &= ~(ONE << S[B_FACE_UP])  # the face-up card is public: the partner holds it
-    keep = prm[PRM_KEEP]
     n_safe = int(prm[PRM_RUFF])
     if k == 0:
         return _lead(S, STR, prm, seat, mask, hand, unseen, trow)
@@ -577,22 +630,22 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
     win_card = S[S_TRICK + best_i]
     partner_wins = (((leader + best_i) % 4) & 1) == (seat & 1)
     last = k == 3
-    beats = np.int64(0)
-    sure = np.int64(0)
+    beats = 0
+    sure = 0
     m = mask
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
         if _power(STR, trow, led, c) > best:
-            beats |= ONE << c
+            beats |= 1 << c
             if last or _holds(STR, trow, led, c, unseen, n_safe):
-                sure |= ONE << c
+                sure |= 1 << c
     if partner_wins:
         if last or _holds(STR, trow, led, win_card, unseen, n_safe):
-            return _smear(STR, trow, mask, hand, unseen, keep)
+            return _smear(STR, prm, trow, mask, hand, unseen)
         if sure != 0 and tp >= 10:
             return _lowest_power(STR, trow, led, sure)
-        return _dump(STR, trow, mask, hand, unseen, keep)
+        return _dump(STR, prm, trow, mask, hand, unseen)
     # the opponents took every trick so far: stop their kaboot (RULES.md 3.6.4) at any price
     threat = S[S_N_DONE] >= 4 and S[S_TRICKS + (seat & 1)] == 0
     if sure != 0:
@@ -601,14 +654,14 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
         if (
             threat
             or tp > 0
-            or _keep_value(STR, trow, c, hand, unseen, keep) < 10.0
+            or _keep_value(STR, prm, trow, c, hand, unseen) < 10.0
             or (mask & ~beats) == 0
         ):
             return c
-        return _dump(STR, trow, mask & ~beats, hand, unseen, keep)
+        return _dump(STR, prm, trow, mask & ~beats, hand, unseen)
     if beats != 0 and ((k == 2 and tp >= 10) or threat):
         return _strongest(STR, trow, led, beats)
-    return _dump(STR, trow, mask, hand, unseen, keep)
+    return _dump(STR, prm, trow, mask, hand, unseen)
 
 
 @jit
@@ -629,7 +682,7 @@ def choose_baloot(
     """
     eps = prm[PRM_EPSILON]
     if eps > 0.0 and below(rng, 1_000_000) < int(eps * 1_000_000.0):
-        return nth_bit(mask, below(rng, popcount(mask)))
+        return nth_bit(mask, int(below(rng, popcount(mask))))
     phase = S[S_PHASE]
     if phase == PH_AUCTION:
         return choose_call(S, prm, mask)
