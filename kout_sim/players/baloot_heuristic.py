@@ -77,6 +77,9 @@ PRM_SUN_BIAS = 9
 PRM_STEAL = 10
 PRM_SHORT = 11
 PRM_TEAM_PULL = 12
+PRM_COVER = 13
+PRM_GAMBLE = 14
+PRM_CHEAP = 15
 
 BALOOT_PARAMS: tuple[Param, ...] = (
     Param(
@@ -176,6 +179,33 @@ BALOOT_PARAMS: tuple[Param, ...] = (
         0.0,
         1.0,
         "1: the Hokum buyer's partner without the master trump leads a small trump to the buyer",
+    ),
+    Param(
+        "cover",
+        PRM_COVER,
+        0.0,
+        0.0,
+        99.0,
+        "third to play, the partner winning with a card that may be beaten: overtake with a sure "
+        "winner when the trick holds this many points",
+    ),
+    Param(
+        "gamble",
+        PRM_GAMBLE,
+        10.0,
+        0.0,
+        99.0,
+        "third to play, an opponent winning: try a winner that may be beaten when the trick holds "
+        "this many points (99: never)",
+    ),
+    Param(
+        "cheap",
+        PRM_CHEAP,
+        10.0,
+        0.0,
+        99.0,
+        "a trick without points is won only with a card whose keep value (trump or master "
+        "worth) is below this, unless nothing else is legal",
     ),
 )
 
@@ -643,7 +673,7 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
     if partner_wins:
         if last or _holds(STR, trow, led, win_card, unseen, n_safe):
             return _smear(STR, prm, trow, mask, hand, unseen)
-        if sure != 0 and tp >= 10:
+        if sure != 0 and tp >= prm[PRM_COVER]:
             return _lowest_power(STR, trow, led, sure)
         return _dump(STR, prm, trow, mask, hand, unseen)
     # the opponents took every trick so far: stop their kaboot (RULES.md 3.6.4) at any price
@@ -654,12 +684,12 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
         if (
             threat
             or tp > 0
-            or _keep_value(STR, prm, trow, c, hand, unseen) < 10.0
+            or _keep_value(STR, prm, trow, c, hand, unseen) < prm[PRM_CHEAP]
             or (mask & ~beats) == 0
         ):
             return c
         return _dump(STR, prm, trow, mask & ~beats, hand, unseen)
-    if beats != 0 and ((k == 2 and tp >= 10) or threat):
+    if beats != 0 and ((k == 2 and tp >= prm[PRM_GAMBLE]) or threat):
         return _strongest(STR, trow, led, beats)
     return _dump(STR, prm, trow, mask, hand, unseen)
 
