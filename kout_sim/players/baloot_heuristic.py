@@ -104,7 +104,7 @@ BALOOT_PARAMS: tuple[Param, ...] = (
     Param(
         "double",
         PRM_DOUBLE,
-        40.0,
+        34.0,
         0.0,
         999.0,
         "a buyer's opponent doubles when his 8-card strength in the buyer's mode reaches this "
