@@ -1,13 +1,697 @@
-"""The baloot heuristic policy (work in progress: not registered as a player yet)."""
+"""The Baloot heuristic policy: rule-of-thumb buying, doubling and card play (RULES.md §3).
+
+The policy sees only what its seat may know: its own hand ``S[S_HAND + seat]``, the face-up card, the
+calls (auction fields, mode, trump, buyer, doubling stage), the current trick and the cards of the
+completed tricks (``S_PLAYED``). It never reads another seat's hand or the stock.
+
+Hand strength is a point count (floats, larger = stronger) over a card mask:
+
+* :func:`evaluate_sun` values Aces, Tens behind their Ace, guarded Kings and long suits headed by an
+  Ace (Sun has no trump, RULES.md 3.1: A > T > K > Q > J > 9 > 8 > 7);
+* :func:`evaluate_hokum` values the trump Jack and Nine (1st and 2nd trump, 20 and 14 points), trump
+  length, side Aces and side voids (RULES.md 3.1, 3.4.2: a void player must trump).
+
+The auction compares them with the thresholds of :data:`BALOOT_PARAMS`; card play is a fixed set of
+priorities (see :func:`choose_card`). Projects are read and scored by the engine (RULES.md 3.5), and a
+Baloot (K+Q of trump) scores once both cards are played, which always happens since all eight tricks are
+played: the policy needs no special care to keep it.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..engine._jit import jit, lowest_bit
+from ..engine._jit import jit, jit_inline, lowest_bit, nth_bit, popcount
+from ..engine.layout import (
+    B_DBL_STAGE,
+    B_FACE_UP,
+    B_HOKUM_BIDDER,
+    B_HOKUM_SUIT,
+    B_MODE,
+    B_STAGE,
+    B_SUN_CALLER,
+    B_TAKER,
+    BC_ASHKAL,
+    BC_CONFIRM,
+    BC_DOUBLE,
+    BC_FOUR,
+    BC_GAHWA,
+    BC_HOKUM,
+    BC_HOKUM_SUIT,
+    BC_PASS,
+    BC_SUN,
+    BC_TRIPLE,
+    MODE_HOKUM,
+    P_DECK,
+    PH_AUCTION,
+    PH_DOUBLING,
+    S_BIDDER,
+    S_HAND,
+    S_LEADER,
+    S_LED,
+    S_N_DONE,
+    S_N_IN_TRICK,
+    S_PHASE,
+    S_PLAYED,
+    S_TO_ACT,
+    S_TRICK,
+    S_TRICKS,
+    S_TRUMP,
+    T_LED,
+    T_POINTS,
+)
+from ..engine.rng import below
 from .kinds import Param
 
-BALOOT_PARAMS: tuple[Param, ...] = ()
+# ---- parameters (slots of the seat's float64 parameter row) -------------------------------------
+PRM_SUN = 0
+PRM_HOKUM = 1
+PRM_ASHKAL = 2
+PRM_DOUBLE = 3
+PRM_RAISE = 4
+PRM_EPSILON = 5
+PRM_KEEP = 6
+PRM_RUFF = 7
+PRM_PULL = 8
+PRM_SUN_BIAS = 9
+PRM_STEAL = 10
+PRM_SHORT = 11
+PRM_TEAM_PULL = 12
+PRM_COVER = 13
+PRM_GAMBLE = 14
+PRM_CHEAP = 15
+
+BALOOT_PARAMS: tuple[Param, ...] = (
+    Param(
+        "sun", PRM_SUN, 26.0, 0.0, 200.0, "buy Sun when evaluate_sun(hand + face-up) reaches this"
+    ),
+    Param(
+        "hokum",
+        PRM_HOKUM,
+        26.0,
+        0.0,
+        200.0,
+        "buy Hokum when evaluate_hokum(hand + face-up, suit) reaches this",
+    ),
+    Param(
+        "ashkal",
+        PRM_ASHKAL,
+        26.0,
+        0.0,
+        200.0,
+        "P3/P4 call Ashkal when the own 5-card Sun value plus the face-up card's worth reaches this",
+    ),
+    Param(
+        "double",
+        PRM_DOUBLE,
+        34.0,
+        0.0,
+        999.0,
+        "a buyer's opponent doubles when his 8-card strength in the buyer's mode reaches this "
+        "(Four at +12; 999: never double)",
+    ),
+    Param(
+        "raise",
+        PRM_RAISE,
+        62.0,
+        0.0,
+        999.0,
+        "a doubled Hokum buyer answers Triple when his 8-card Hokum value reaches this "
+        "(Gahwa at +15; 999: never)",
+    ),
+    Param("epsilon", PRM_EPSILON, 0.0, 0.0, 1.0, "probability of a uniformly random legal action"),
+    Param(
+        "keep",
+        PRM_KEEP,
+        12.0,
+        0.0,
+        50.0,
+        "points a master card (no unseen card outranks it) is worth keeping rather than "
+        "smearing or discarding",
+    ),
+    Param(
+        "ruff",
+        PRM_RUFF,
+        0.0,
+        0.0,
+        8.0,
+        "Hokum, trumps still out: a side master is trusted to hold only with this many cards of "
+        "its suit unseen (fewer: an opponent may ruff)",
+    ),
+    Param(
+        "pull",
+        PRM_PULL,
+        1.0,
+        0.0,
+        1.0,
+        "1: a Hokum buyer with 3+ trumps and no master trump leads a small trump to pull trumps",
+    ),
+    Param(
+        "sun_bias",
+        PRM_SUN_BIAS,
+        5.0,
+        0.0,
+        99.0,
+        "when both qualify, Sun is preferred unless the Hokum value clears its threshold by this "
+        "much more than the Sun value (99: Sun whenever it qualifies)",
+    ),
+    Param(
+        "steal",
+        PRM_STEAL,
+        0.0,
+        0.0,
+        30.0,
+        "the Sun threshold is lowered by this while an opponent holds the standing Hokum bid",
+    ),
+    Param(
+        "short",
+        PRM_SHORT,
+        3.0,
+        0.0,
+        20.0,
+        "Hokum, holding trumps: a side singleton is this much cheaper to discard or lead "
+        "(making a void to ruff)",
+    ),
+    Param(
+        "team_pull",
+        PRM_TEAM_PULL,
+        1.0,
+        0.0,
+        1.0,
+        "1: the Hokum buyer's partner without the master trump leads a small trump to the buyer",
+    ),
+    Param(
+        "cover",
+        PRM_COVER,
+        0.0,
+        0.0,
+        99.0,
+        "third to play, the partner winning with a card that may be beaten: overtake with a sure "
+        "winner when the trick holds this many points",
+    ),
+    Param(
+        "gamble",
+        PRM_GAMBLE,
+        10.0,
+        0.0,
+        99.0,
+        "third to play, an opponent winning: try a winner that may be beaten when the trick holds "
+        "this many points (99: never)",
+    ),
+    Param(
+        "cheap",
+        PRM_CHEAP,
+        10.0,
+        0.0,
+        99.0,
+        "a trick without points is won only with a card whose keep value (trump or master "
+        "worth) is below this, unless nothing else is legal",
+    ),
+)
+
+ONE = np.int64(1)
+SUIT_BITS = 0x1FE0  # ranks 7..A (rank indices 5..12) of suit 0; shift by 13 * suit
+RANK7 = 5  # rank index of the 7, the lowest Baloot rank
+KEEP_TRUMP = 25.0  # discard/smear penalty of a trump (Hokum)
+
+
+# ---- hand evaluation -----------------------------------------------------------------------------
+
+
+@jit_inline
+def _suit_pattern(hand: int, suit: int) -> int:
+    """8-bit rank pattern of ``suit`` in ``hand``: bit 0 = 7, 1 = 8, 2 = 9, 3 = T, 4 = J, 5 = Q,
+    6 = K, 7 = A."""
+    return (hand >> (13 * suit + RANK7)) & 0xFF
+
+
+@jit
+def evaluate_sun(hand: int) -> float:
+    """Sun strength of the card mask ``hand`` (int64, any number of cards; scalar float).
+
+    Per suit (RULES.md 3.1, Sun order A T K Q J 9 8 7): Ace 10; Ten 7 behind its Ace, 3 guarded by
+    another card, 0 bare (it falls to the Ace); King 3 behind A+T, 2 with A or T in a suit of 3+,
+    1 in a suit of 3+; 2.5 per card beyond three in a suit headed by its Ace (the long suit runs).
+    """
+    v = 0.0
+    for suit in range(4):
+        b = _suit_pattern(hand, suit)
+        n = popcount(b)
+        a = (b >> 7) & 1 != 0
+        t = (b >> 3) & 1 != 0
+        k = (b >> 6) & 1 != 0
+        if a:
+            v += 10.0
+            if n >= 4:
+                v += 2.5 * (n - 3)
+        if t:
+            if a:
+                v += 7.0
+            elif n >= 2:
+                v += 3.0
+        if k:
+            if a and t:
+                v += 3.0
+            elif (a or t) and n >= 3:
+                v += 2.0
+            elif n >= 3:
+                v += 1.0
+    return v
+
+
+@jit
+def evaluate_hokum(hand: int, trump: int) -> float:
+    """Hokum strength of the card mask ``hand`` (int64) with trump suit ``trump`` (0..3; float).
+
+    Trumps (RULES.md 3.1, order J 9 A T K Q 8 7): J 12, 9 10, A 7, T 5, K 3, Q 3, 8 2, 7 2, plus 2 per
+    trump beyond two. Side suits: Ace 6, Ten 3 behind its Ace or 1 guarded, King 1 behind A+T; with
+    two or more trumps a void side suit is worth 3 and a singleton (not an Ace) 1 (3.4.2: a void
+    player ruffs).
+    """
+    tb = _suit_pattern(hand, trump)
+    nt = popcount(tb)
+    # bit:            7    8    9    T    J     Q    K    A
+    v = 0.0
+    v += 2.0 * (tb & 1) + 2.0 * ((tb >> 1) & 1) + 10.0 * ((tb >> 2) & 1) + 5.0 * ((tb >> 3) & 1)
+    v += 12.0 * ((tb >> 4) & 1) + 3.0 * ((tb >> 5) & 1) + 3.0 * ((tb >> 6) & 1)
+    v += 7.0 * ((tb >> 7) & 1)
+    if nt > 2:
+        v += 2.0 * (nt - 2)
+    for suit in range(4):
+        if suit == trump:
+            continue
+        b = _suit_pattern(hand, suit)
+        n = popcount(b)
+        a = (b >> 7) & 1 != 0
+        t = (b >> 3) & 1 != 0
+        if a:
+            v += 6.0
+        if t:
+            if a:
+                v += 3.0
+            elif n >= 2:
+                v += 1.0
+        if a and t and (b >> 6) & 1 != 0:
+            v += 1.0
+        if nt >= 2:
+            if n == 0:
+                v += 3.0
+            elif n == 1 and not a:
+                v += 1.0
+    return v
+
+
+@jit_inline
+def _face_worth(face: int) -> float:
+    """What the face-up card adds for the partner after an Ashkal (Sun values of RULES.md 3.1)."""
+    r = face % 13
+    if r == 12:
+        return 10.0
+    if r == 8:
+        return 4.0
+    if r == 11:
+        return 2.0
+    return 0.0
+
+
+# ---- calls: auction and doubling -----------------------------------------------------------------
+
+
+@jit
+def choose_call(S: np.ndarray, prm: np.ndarray, mask: int) -> int:
+    """An auction call (a set bit of ``mask``, call indices BC_*) for the seat ``S[S_TO_ACT]``.
+
+    ``S`` int64[S_SIZE] hand state, ``prm`` float64[N_PARAMS] the seat's parameters. The buyer takes
+    the face-up card in both rounds (RULES.md 3.2.6), so the hand is valued with it; Hokum in round 1
+    is the face-up suit, in round 2 any other suit (3.2.3, 3.2.5). Sun outranks Hokum (3.2.3).
+    """
+    seat = S[S_TO_ACT]
+    hand = S[S_HAND + seat]
+    face = S[B_FACE_UP]
+    h6 = hand | (ONE << face)
+    sun_v = evaluate_sun(h6)
+    stage = S[B_STAGE]
+    if stage == 1:
+        # Sun-before-you claim (3.2.3): never take the Sun away from the partner
+        caller = S[B_SUN_CALLER]
+        if (caller & 1) != (seat & 1) and sun_v >= prm[PRM_SUN] and (mask >> BC_SUN) & 1 != 0:
+            return BC_SUN
+        return BC_PASS
+    if stage == 2:
+        # the Hokum bidder confirms or switches to Sun (3.2.3)
+        hok_v = evaluate_hokum(h6, S[B_HOKUM_SUIT])
+        if (mask >> BC_SUN) & 1 != 0 and sun_v - prm[PRM_SUN] > hok_v - prm[PRM_HOKUM] + 4.0:
+            return BC_SUN
+        return BC_CONFIRM
+    # bidding: Sun, Ashkal, Hokum or pass
+    best = -1
+    best_v = -1.0
+    if (mask >> BC_HOKUM) & 1 != 0:
+        best = BC_HOKUM
+        best_v = evaluate_hokum(h6, face // 13)
+    for suit in range(4):
+        if (mask >> (BC_HOKUM_SUIT + suit)) & 1 != 0:
+            v = evaluate_hokum(h6, suit)
+            if v > best_v:
+                best_v = v
+                best = BC_HOKUM_SUIT + suit
+    h_margin = best_v - prm[PRM_HOKUM] if best >= 0 else -1.0
+    sun_thr = prm[PRM_SUN]
+    bidder = S[B_HOKUM_BIDDER]
+    if bidder >= 0 and (bidder & 1) != (seat & 1):
+        sun_thr -= prm[PRM_STEAL]  # take the hand from the opponents' Hokum
+    s_margin = sun_v - sun_thr
+    ash_v = evaluate_sun(hand) + _face_worth(face)  # the partner takes the face-up card
+    ashkal_ok = (mask >> BC_ASHKAL) & 1 != 0
+    bias = prm[PRM_SUN_BIAS]
+    sun_first = s_margin >= 0.0 and (h_margin < 0.0 or s_margin >= h_margin - bias)
+    if (mask >> BC_SUN) & 1 != 0 and sun_first:
+        if ashkal_ok and ash_v > sun_v:
+            return BC_ASHKAL  # the face-up card serves the partner better (3.2.3)
+        return BC_SUN
+    a_margin = ash_v - prm[PRM_ASHKAL]
+    if ashkal_ok and a_margin >= 0.0 and (h_margin < 0.0 or a_margin >= h_margin - bias):
+        return BC_ASHKAL
+    if h_margin >= 0.0:
+        return best
+    return BC_PASS
+
+
+@jit
+def choose_double(S: np.ndarray, prm: np.ndarray, mask: int) -> int:
+    """A doubling call (RULES.md 3.3, docs/baloot.md) for the seat ``S[S_TO_ACT]`` (8 cards held).
+
+    Opponents double (open) on a strong hand in the buyer's mode; the buyer answers Triple and Gahwa
+    on a very strong Hokum; the doubler raises to Four. Everything else passes.
+    """
+    seat = S[S_TO_ACT]
+    hand = S[S_HAND + seat]
+    stage = S[B_DBL_STAGE]
+    hokum = S[B_MODE] == MODE_HOKUM
+    trump = S[S_TRUMP]
+    if hokum:
+        v = evaluate_hokum(hand, trump)
+    else:
+        v = evaluate_sun(hand)
+    if stage <= 1:
+        ok = (mask >> BC_DOUBLE) & 1
+        return BC_DOUBLE if ok != 0 and v >= prm[PRM_DOUBLE] else BC_PASS
+    if stage == 2:
+        ok = (mask >> BC_TRIPLE) & 1
+        return BC_TRIPLE if ok != 0 and v >= prm[PRM_RAISE] else BC_PASS
+    if stage == 3:
+        ok = (mask >> BC_FOUR) & 1
+        return BC_FOUR if ok != 0 and v >= prm[PRM_DOUBLE] + 12.0 else BC_PASS
+    ok = (mask >> BC_GAHWA) & 1
+    return BC_GAHWA if ok != 0 and v >= prm[PRM_RAISE] + 15.0 else BC_PASS
+
+
+# ---- card play -----------------------------------------------------------------------------------
+
+
+@jit_inline
+def _order(STR: np.ndarray, trow: int, card: int) -> int:
+    """Rank order of ``card`` within its own suit (trump order for a trump; larger = higher)."""
+    if trow < 4 and card // 13 == trow:
+        return STR[trow, card]
+    return STR[T_LED, card]
+
+
+@jit_inline
+def _power(STR: np.ndarray, trow: int, led: int, card: int) -> int:
+    """Strength of ``card`` in a trick led in suit ``led`` (RULES.md 3.4.4; 0 = cannot win)."""
+    if trow < 4 and card // 13 == trow:
+        return STR[trow, card]
+    if card // 13 == led:
+        return STR[T_LED, card]
+    return 0
+
+
+@jit
+def _is_master(STR: np.ndarray, trow: int, card: int, unseen: int) -> bool:
+    """True if no card the seat has not seen (``unseen`` mask) outranks ``card`` in its suit."""
+    suit = card // 13
+    o = _order(STR, trow, card)
+    m = unseen & (SUIT_BITS << (13 * suit))
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        if _order(STR, trow, c) > o:
+            return False
+    return True
+
+
+@jit
+def _holds(STR: np.ndarray, trow: int, led: int, card: int, unseen: int, n_safe: int) -> bool:
+    """True if ``card``, winning the trick now, likely stays the winner against the unseen cards.
+
+    A trump holds when no higher trump is unseen. A card of the led suit holds when no higher card
+    of the suit is unseen and, in Hokum, nobody can ruff: no trump is unseen, or at least ``n_safe``
+    cards of the led suit are unseen (the remaining players most likely follow suit, RULES.md 3.4.1).
+    """
+    if not _is_master(STR, trow, card, unseen):
+        return False
+    if trow >= 4 or card // 13 == trow:
+        return True
+    if unseen & (SUIT_BITS << (13 * trow)) == 0:
+        return True
+    return popcount(unseen & (SUIT_BITS << (13 * led))) >= n_safe
+
+
+@jit
+def _keep_value(
+    STR: np.ndarray, prm: np.ndarray, trow: int, card: int, hand: int, unseen: int
+) -> float:
+    """How much the seat loses by giving ``card`` away now (points excluded): trumps and masters
+    (cards no unseen card outranks) win tricks later; the last guard of a Ten that is not master
+    protects it."""
+    suit = card // 13
+    v = 0.0
+    if trow < 4 and suit == trow:
+        v += KEEP_TRUMP + 0.5 * (STR[trow, card] - 50)  # STR trump values are 51..58
+    elif _is_master(STR, trow, card, unseen):
+        v += prm[PRM_KEEP]
+    in_suit = hand & (SUIT_BITS << (13 * suit))
+    singleton = trow < 4 and suit != trow and popcount(in_suit) == 1
+    if singleton and hand & (SUIT_BITS << (13 * trow)) != 0:
+        v -= prm[PRM_SHORT]  # a void in a side suit lets the trumps ruff (3.4.2)
+    ten = ONE << (13 * suit + 8)
+    guard = card % 13 != 8 and (in_suit & ten) != 0 and popcount(in_suit) == 2
+    if guard and not _is_master(STR, trow, 13 * suit + 8, unseen):
+        v += 5.0  # keep the Ten guarded
+    return v + 0.1 * _order(STR, trow, card)
+
+
+@jit
+def _dump(STR: np.ndarray, prm: np.ndarray, trow: int, legal: int, hand: int, unseen: int) -> int:
+    """The legal card cheapest to lose: fewest points plus keep value."""
+    best = -1
+    best_v = 1e9
+    m = legal
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        v = STR[T_POINTS + trow, c] + _keep_value(STR, prm, trow, c, hand, unseen)
+        if v < best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@jit
+def _smear(STR: np.ndarray, prm: np.ndarray, trow: int, legal: int, hand: int, unseen: int) -> int:
+    """The legal card to give a trick the partner wins: most points, keeping trumps and masters."""
+    best = -1
+    best_v = -1e9
+    m = legal
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        v = STR[T_POINTS + trow, c] - _keep_value(STR, prm, trow, c, hand, unseen)
+        if v > best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@jit
+def _lowest_power(STR: np.ndarray, trow: int, led: int, cards: int) -> int:
+    """The card of ``cards`` with the lowest trick strength (the cheapest winner)."""
+    best = -1
+    best_v = 1 << 30
+    m = cards
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        v = _power(STR, trow, led, c)
+        if v < best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@jit
+def _strongest(STR: np.ndarray, trow: int, led: int, cards: int) -> int:
+    """The card of ``cards`` with the highest trick strength."""
+    best = -1
+    best_v = -1
+    m = cards
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        v = _power(STR, trow, led, c)
+        if v > best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@jit
+def _lead(
+    S: np.ndarray,
+    STR: np.ndarray,
+    prm: np.ndarray,
+    seat: int,
+    legal: int,
+    hand: int,
+    unseen: int,
+    trow: int,
+) -> int:
+    """The card to lead (RULES.md 3.4): draw trumps as the buying team in Hokum, cash masters,
+    else lead low from a long suit."""
+    hokum = trow < 4
+    tmask = (SUIT_BITS << (13 * trow)) if hokum else 0
+    trumps_out = unseen & tmask
+    buyer_team = (S[S_BIDDER] & 1) == (seat & 1)
+    my_trumps = legal & tmask
+    if hokum and buyer_team and my_trumps != 0 and trumps_out != 0:
+        # draw the opponents' trumps with the master trump
+        top = -1
+        top_o = -1
+        m = my_trumps
+        while m != 0:
+            c = lowest_bit(m)
+            m &= m - 1
+            if STR[trow, c] > top_o:
+                top_o = STR[trow, c]
+                top = c
+        if _is_master(STR, trow, top, unseen):
+            return top
+        pull = prm[PRM_PULL] > 0.5 and popcount(hand & tmask) >= 3
+        if S[S_BIDDER] == seat and pull:
+            return _lowest_power(STR, trow, trow, my_trumps)  # pull trumps with a small one
+    # cash a master of a side suit (an Ace, or the top card left)
+    best = -1
+    best_v = -1e9
+    m = legal & ~tmask
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        if not _is_master(STR, trow, c, unseen):
+            continue
+        n_out = popcount(unseen & (SUIT_BITS << (13 * (c // 13))))
+        if hokum and trumps_out != 0 and n_out < prm[PRM_RUFF]:
+            continue  # likely ruffed (3.4.2)
+        v = STR[T_POINTS + trow, c] + 1.0 * n_out
+        if v > best_v:
+            best_v = v
+            best = c
+    if best >= 0:
+        return best
+    pull = S[S_BIDDER] == seat or prm[PRM_TEAM_PULL] > 0.5
+    if hokum and buyer_team and my_trumps != 0 and trumps_out != 0 and pull:
+        return _lowest_power(STR, trow, trow, my_trumps)
+    # lead low, preferably from a long side suit
+    best_v = 1e9
+    m = legal
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        suit = c // 13
+        v = STR[T_POINTS + trow, c] + _keep_value(STR, prm, trow, c, hand, unseen)
+        v -= 0.7 * popcount(hand & (SUIT_BITS << (13 * suit)))
+        if v < best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@jit
+def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, mask: int) -> int:
+    """A card (a set bit of ``mask``, card ids) for the seat ``S[S_TO_ACT]`` in the play phase.
+
+    ``S`` int64[S_SIZE], ``P`` int64[P_SIZE], ``STR`` int64[T_ROWS, T_COLS], ``prm``
+    float64[N_PARAMS]. The legal mask already enforces following suit, trumping and overtrumping
+    (RULES.md 3.4). Priorities: leading, see :func:`_lead`; the partner wins the trick safely →
+    give him points (smear, keeping trumps and masters); an opponent wins → win with the cheapest
+    card that surely holds (last to play: any winner), else play the card cheapest to lose; when
+    the opponents have taken every trick so far, win at any price (kaboot, 3.6.4). Trick value
+    includes the 10 points of the last trick (3.6.1). Only unseen cards (not in the own hand, not
+    played, not the face-up card the partner took) count as threats.
+    """
+    seat = S[S_TO_ACT]
+    hand = S[S_HAND + seat]
+    trow = S[S_TRUMP]
+    k = S[S_N_IN_TRICK]
+    leader = S[S_LEADER]
+    trick = 0
+    tp = 0
+    for i in range(k):
+        c = S[S_TRICK + i]
+        trick |= 1 << c
+        tp += STR[T_POINTS + trow, c]
+    if S[S_N_DONE] == 7:
+        tp += 10
+    unseen = P[P_DECK] & ~(S[S_PLAYED] | hand | trick)
+    taker = S[B_TAKER]
+    if taker != seat and (taker & 1) == (seat & 1):
+        unseen &= ~(ONE << S[B_FACE_UP])  # the face-up card is public: the partner holds it
+    n_safe = int(prm[PRM_RUFF])
+    if k == 0:
+        return _lead(S, STR, prm, seat, mask, hand, unseen, trow)
+    led = S[S_LED]
+    best = -1
+    best_i = 0
+    for i in range(k):
+        s = _power(STR, trow, led, S[S_TRICK + i])
+        if s > best:
+            best = s
+            best_i = i
+    win_card = S[S_TRICK + best_i]
+    partner_wins = (((leader + best_i) % 4) & 1) == (seat & 1)
+    last = k == 3
+    beats = 0
+    sure = 0
+    m = mask
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        if _power(STR, trow, led, c) > best:
+            beats |= 1 << c
+            if last or _holds(STR, trow, led, c, unseen, n_safe):
+                sure |= 1 << c
+    if partner_wins:
+        if last or _holds(STR, trow, led, win_card, unseen, n_safe):
+            return _smear(STR, prm, trow, mask, hand, unseen)
+        if sure != 0 and tp >= prm[PRM_COVER]:
+            return _lowest_power(STR, trow, led, sure)
+        return _dump(STR, prm, trow, mask, hand, unseen)
+    # the opponents took every trick so far: stop their kaboot (RULES.md 3.6.4) at any price
+    threat = S[S_N_DONE] >= 4 and S[S_TRICKS + (seat & 1)] == 0
+    if sure != 0:
+        c = _lowest_power(STR, trow, led, sure)
+        # a pointless trick is not worth a trump honour or a master when something else can go
+        if (
+            threat
+            or tp > 0
+            or _keep_value(STR, prm, trow, c, hand, unseen) < prm[PRM_CHEAP]
+            or (mask & ~beats) == 0
+        ):
+            return c
+        return _dump(STR, prm, trow, mask & ~beats, hand, unseen)
+    if beats != 0 and ((k == 2 and tp >= prm[PRM_GAMBLE]) or threat):
+        return _strongest(STR, trow, led, beats)
+    return _dump(STR, prm, trow, mask, hand, unseen)
 
 
 @jit
@@ -20,5 +704,18 @@ def choose_baloot(
     prm: np.ndarray,
     mask: int,
 ) -> int:
-    """Placeholder until the heuristic lands: the lowest legal action."""
-    return lowest_bit(mask)
+    """The heuristic's action (a set bit of ``mask``) for the seat ``S[S_TO_ACT]``.
+
+    ``S`` int64[S_SIZE] hand state, ``P`` int64[P_SIZE] rules, ``STR`` int64[T_ROWS, T_COLS] card
+    tables, ``MS`` int64[M_SIZE] match state, ``rng`` uint64[4] play lane (drawn from only when
+    ``epsilon > 0``), ``prm`` float64[N_PARAMS] (slots of :data:`BALOOT_PARAMS`).
+    """
+    eps = prm[PRM_EPSILON]
+    if eps > 0.0 and below(rng, 1_000_000) < int(eps * 1_000_000.0):
+        return nth_bit(mask, int(below(rng, popcount(mask))))
+    phase = S[S_PHASE]
+    if phase == PH_AUCTION:
+        return choose_call(S, prm, mask)
+    if phase == PH_DOUBLING:
+        return choose_double(S, prm, mask)
+    return choose_card(S, P, STR, prm, mask)
