@@ -11,8 +11,12 @@ import statistics
 import time
 from typing import Any
 
+import numpy as np
+
 from . import __version__
-from .rules import get_rules
+from .engine import layout as L
+from .players import Lineup
+from .rules import Rules, get_rules
 from .sim.batch import check_workers, lineup_of, new_rows, play_hands
 
 
@@ -30,6 +34,8 @@ def bench(
     """Measure hands per second; returns a JSON-compatible dict (see ``kout-sim bench --help``)."""
     rules = get_rules(preset)
     lineup = lineup_of(rules, players)
+    if any(spec.name == "ismcts" for spec in lineup.seats):
+        return bench_search(rules, lineup, positions=repeats * 4, seed=seed)
     workers = check_workers(workers)
     if hands < 1 or repeats < 1:
         raise ValueError("hands and repeats must be positive")
@@ -72,3 +78,65 @@ def bench(
         out["reference_hands_per_second"] = round(ref_rate, 1)
         out["speedup"] = round(rate / ref_rate, 1)
     return out
+
+
+MID_HAND_TRICK = 2  # the bench's search positions: the lead of the third trick
+
+
+def bench_search(
+    rules: Rules, lineup: Lineup, *, positions: int = 20, seed: int = 0
+) -> dict[str, Any]:
+    """Time one search decision at mid-hand positions: the lead of trick 3 of heuristic hands.
+
+    Each position is searched twice (the first call compiles or warms up); the figure is the median
+    over positions of milliseconds per decision, and the iterations per second it implies.
+    """
+    from .engine.game import legal_mask
+    from .engine.play import hand_traced
+    from .players.ismcts import N_INT_ROWS, search
+
+    P, STR = rules.tables
+    spec = next(s for s in lineup.seats if s.name == "ismcts")
+    family = rules.preset.family
+    prm = Lineup((spec,)).params(family)[0]
+    iterations = int(prm[0])
+    heuristic = lineup_of(rules, "heuristic")
+    kinds, params = heuristic.kinds, heuristic.params(family)
+    hands = np.zeros(6, dtype=np.int64)
+    trace = np.zeros(256, dtype=np.int64)
+    S = np.zeros(L.S_SIZE, dtype=np.int64)
+    MS = np.zeros(L.M_SIZE, dtype=np.int64)
+    nodes = np.empty((N_INT_ROWS, iterations + 2), dtype=np.int64)
+    value = np.empty(iterations + 2, dtype=np.float64)
+    rng = np.zeros(4, dtype=np.uint64)
+    fam = int(P[L.P_FAMILY])
+    times: list[float] = []
+    index = 0
+    while len(times) < positions:
+        index += 1
+        n = hand_traced(P, STR, kinds, params, seed, index, hands, trace, trace.copy(), S)
+        calls = int(np.sum(trace[:n] >= L.CALL))
+        stop = calls + MID_HAND_TRICK * rules.n_players
+        hand_traced(P, STR, kinds, params, seed, index, hands, trace, trace.copy(), S, limit=stop)
+        if S[L.S_PHASE] != L.PH_PLAY or S[L.S_N_IN_TRICK] != 0:
+            continue  # the hand ended early
+        mask = int(legal_mask(S, P, STR, fam))
+        if mask & (mask - 1) == 0:
+            continue
+        rng[:] = np.arange(1, 5, dtype=np.uint64) * np.uint64(index)
+        search(S.copy(), P, STR, MS, rng, prm, mask, nodes, value, fam)  # compile / warm up
+        t0 = time.perf_counter()
+        search(S.copy(), P, STR, MS, rng, prm, mask, nodes, value, fam)
+        times.append(time.perf_counter() - t0)
+    per = statistics.median(times)
+    return {
+        "preset": rules.name,
+        "players": lineup.describe(),
+        "position": f"lead of trick {MID_HAND_TRICK + 1}, heuristic play before it",
+        "positions": positions,
+        "iterations": iterations,
+        "ms_per_decision": round(per * 1000, 3),
+        "ms_per_decision_max": round(max(times) * 1000, 3),
+        "iterations_per_second": round(iterations / per),
+        "version": __version__,
+    }

@@ -137,9 +137,11 @@ def play_hand(
     actions: np.ndarray,
     legal: np.ndarray,
     packed: np.ndarray,
+    limit: int,
     family: int,
 ) -> int:
-    """Play the hand in ``S`` to its end, each decision made by the acting seat's policy.
+    """Play the hand in ``S`` to its end (or ``limit`` decisions, if >= 0), each decision made by
+    the acting seat's policy.
 
     ``kinds`` (int64[6]) and ``params`` (float64[6, N_PARAMS]) are the line-up, ``MS`` the match
     state (the score before the hand), ``rng`` the play lane. The calls go to ``row[R_CALLS:]``.
@@ -152,7 +154,7 @@ def play_hand(
     for k in range(4):
         row[R_CALLS + k] = 0
     row[R_N_CALLS] = 0
-    while S[S_PHASE] != PH_OVER:
+    while S[S_PHASE] != PH_OVER and t != limit:
         mask = legal_mask(S, P, STR, family)
         seat = S[S_TO_ACT]
         action = choose(S, P, STR, MS, rng, kinds[seat], params[seat], mask, nodes, value, family)
@@ -330,6 +332,7 @@ def _hand_block(
             no_trace,
             no_trace,
             packed,
+            -1,
             family,
         )
         record_hand(row, S, P, STR, hands, n, family)
@@ -352,11 +355,13 @@ def _hand_traced(
     S: np.ndarray,
     score0: int,
     score1: int,
+    limit: int,
     family: int,
 ) -> int:
     """Hand ``index`` of :func:`play_hands`, with its deal, actions and legal masks traced.
 
-    ``score0``/``score1`` are the match score before the hand (the Baloot Sun doubling gate).
+    ``score0``/``score1`` are the match score before the hand (the Baloot Sun doubling gate);
+    with ``limit >= 0`` the hand stops after that many decisions (``S`` is then the position).
     """
     n = P[P_N_PLAYERS]
     deal_rng = np.empty(4, dtype=np.uint64)
@@ -374,7 +379,21 @@ def _hand_traced(
     no_packed = np.empty(0, dtype=np.int32)
     nodes, value = workspace(kinds, params)
     return play_hand(
-        S, P, STR, MS, play_rng, kinds, params, nodes, value, row, actions, legal, no_packed, family
+        S,
+        P,
+        STR,
+        MS,
+        play_rng,
+        kinds,
+        params,
+        nodes,
+        value,
+        row,
+        actions,
+        legal,
+        no_packed,
+        limit,
+        family,
     )
 
 
@@ -442,6 +461,7 @@ def _matches(
                 no_trace,
                 no_trace,
                 packed,
+                -1,
                 family,
             )
             if t < 0:
@@ -523,9 +543,23 @@ def _family_kernels(family: int) -> FamilyKernels:
         S: np.ndarray,
         score0: int,
         score1: int,
+        limit: int,
     ) -> int:
         return _hand_traced(
-            P, STR, kinds, params, seed, index, hands, actions, legal, S, score0, score1, family
+            P,
+            STR,
+            kinds,
+            params,
+            seed,
+            index,
+            hands,
+            actions,
+            legal,
+            S,
+            score0,
+            score1,
+            limit,
+            family,
         )
 
     return FamilyKernels(hands_entry, matches_entry, traced_entry)
@@ -584,10 +618,13 @@ def hand_traced(
     S: np.ndarray,
     score0: int = 0,
     score1: int = 0,
+    limit: int = -1,
 ) -> int:
     """One traced hand of any preset (see :func:`_hand_traced`)."""
     kernel = KERNELS[int(P[P_FAMILY])].hand_traced
-    return int(kernel(P, STR, kinds, params, seed, index, hands, actions, legal, S, score0, score1))
+    return int(
+        kernel(P, STR, kinds, params, seed, index, hands, actions, legal, S, score0, score1, limit)
+    )
 
 
 def random_lineup(pass_probability: float = -1.0) -> tuple[np.ndarray, np.ndarray]:

@@ -51,3 +51,24 @@ def test_swapped_exchanges_the_teams() -> None:
     swapped = lineup.swapped()
     assert swapped.describe() == ["random:pass=0.9", "random:pass=0.1"] * 3
     assert np.array_equal(swapped.swapped().params("kout_bo"), lineup.params("kout_bo"))
+
+
+def test_players_doc_is_current() -> None:
+    from pathlib import Path
+
+    from kout_sim.players.registry import players_markdown
+
+    docs = Path(__file__).parents[2] / "docs" / "players.md"
+    assert docs.read_text() == players_markdown(), "regenerate: python -m kout_sim.players"
+
+
+def test_a_search_seat_carries_its_rollout_players_defaults() -> None:
+    from kout_sim.players import PLAYERS
+    from kout_sim.players.ismcts import ROLLOUT
+
+    lineup = parse_lineup(["ismcts:iterations=50,c=1.5", "heuristic"], 4, "kout_bo")
+    params = lineup.params("kout_bo")
+    assert params[0, 0] == 50 and params[0, 1] == 1.5
+    for p in PLAYERS["heuristic"].params_for("kout"):
+        assert params[0, ROLLOUT + p.index] == p.default
+    assert (params[1, ROLLOUT:] == 0).all()
