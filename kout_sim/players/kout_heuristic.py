@@ -1,13 +1,621 @@
-"""The kout heuristic policy (work in progress: not registered as a player yet)."""
+"""The Kout heuristic policy: rule-of-thumb bidding and card play for every Kout preset.
+
+Covers Kuwaiti Kout Bo (RULES.md §1: two jokers on the ladder RJ > trump A > BJ, restricted joker
+leads, Malzoom) and Bahraini Kout (§2: one joker JK that wins any trick but can never be led, and
+whose forced lead loses the match). Every rule quantity is read from ``P``; nothing is keyed on a
+preset name.
+
+Information discipline: a seat reads only its own hand ``S[S_HAND + seat]``, the public calls and
+trump, the cards of completed tricks (``S_PLAYED``) and of the current trick, the trick counts and
+the match score ``MS``. The hidden cards are everything of the deck outside those sets ("unseen").
+
+Bidding: the hand is valued per candidate trump suit as expected tricks (trump ladder honours with
+their guards, trump length, side aces and kings, ruffing values of short suits), plus the expected
+tricks of the partners, and the highest legal bid the team estimate clears by a margin is called.
+Play: draw trumps with the top trumps as the bidding team, cash sure winners ("boss" cards: no
+unseen card can beat them), never overtake a partner who holds the trick, win as cheaply as
+possible when the opponents hold it, discard low, and get rid of a joker that could only be led
+(§1.8 rankless, §2.8 match-losing) before that can happen.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..engine._jit import jit, lowest_bit
+from ..engine._jit import highest_bit, jit, jit_inline, lowest_bit, nth_bit, popcount
+from ..engine.kout import joker_lead_permission
+from ..engine.layout import (
+    JOKER_LADDER,
+    M_SCORE,
+    P_BID_MAX,
+    P_BID_MIN,
+    P_DECK,
+    P_FAILED,
+    P_INSTANT_BID,
+    P_JOKER_MASK,
+    P_JOKER_MODEL,
+    P_KOUT_AT,
+    P_MADE,
+    P_MALZOOM,
+    P_N_PLAYERS,
+    P_N_TRICKS,
+    P_SIGNED_SCORE,
+    P_SUIT_MASK,
+    P_TARGET,
+    P_TRUMP_MUST_HOLD,
+    PH_AUCTION,
+    PH_TRUMP,
+    S_BIDDER,
+    S_HAND,
+    S_HIGH_BID,
+    S_LEADER,
+    S_LED,
+    S_N_IN_TRICK,
+    S_PHASE,
+    S_PLAYED,
+    S_RANKLESS,
+    S_TO_ACT,
+    S_TRICK,
+    S_TRUMP,
+    T_LED,
+    TRUMP,
+)
+from ..engine.rng import below
 from .kinds import Param
 
-KOUT_PARAMS: tuple[Param, ...] = ()
+# parameter slots of the seat's row (see KOUT_PARAMS)
+K_BID_MARGIN = 0
+K_PARTNER = 1
+K_OVERCALL = 2
+K_RAISE = 3
+K_MALZOOM = 4
+K_TOP_BID = 5
+K_SCORE_AWARE = 6
+K_JOKER_SHED = 7
+K_JOKER_LEAD = 8
+K_EPSILON = 9
+
+KOUT_PARAMS: tuple[Param, ...] = (
+    Param(
+        "bid_margin",
+        K_BID_MARGIN,
+        0.3,
+        -3.0,
+        3.0,
+        "tricks the team estimate must exceed a bid by before it is called",
+    ),
+    Param(
+        "partner_share",
+        K_PARTNER,
+        0.7,
+        0.0,
+        2.0,
+        "tricks expected from each partner, as a fraction of the average (tricks / players)",
+    ),
+    Param(
+        "overcall_margin",
+        K_OVERCALL,
+        0.5,
+        0.0,
+        5.0,
+        "extra margin to outbid an opponent's standing bid (defending it pays double)",
+    ),
+    Param(
+        "raise_margin",
+        K_RAISE,
+        1.0,
+        0.0,
+        5.0,
+        "extra margin to outbid the partner's standing bid",
+    ),
+    Param(
+        "malzoom_margin",
+        K_MALZOOM,
+        0.5,
+        0.0,
+        5.0,
+        "extra margin a forced dealer wants before bidding above the Malzoom 5 (RULES.md 1.3)",
+    ),
+    Param(
+        "top_bid_margin",
+        K_TOP_BID,
+        1.0,
+        0.0,
+        5.0,
+        "extra margin for the top bid (Bawan 9, RULES.md 1.10; Inzili 8 decides the match, 2.10)",
+    ),
+    Param(
+        "score_aware",
+        K_SCORE_AWARE,
+        1.0,
+        0.0,
+        1.0,
+        "weight of the match-score adjustments (target in reach, Kout 51-0 threat, fatal failure)",
+    ),
+    Param(
+        "joker_shed",
+        K_JOKER_SHED,
+        3.0,
+        0.0,
+        9.0,
+        "hand size from which an unleadable joker is shed when following (RULES.md 1.8, 2.8)",
+    ),
+    Param(
+        "joker_lead",
+        K_JOKER_LEAD,
+        1.0,
+        0.0,
+        1.0,
+        "1: lead a permitted boss joker to draw trumps or cash it (RULES.md 1.6-1.7); 0: keep it",
+    ),
+    Param(
+        "epsilon",
+        K_EPSILON,
+        0.0,
+        0.0,
+        1.0,
+        "probability of a uniformly random legal action instead of the heuristic one",
+    ),
+)
+
+RJ = 53
+BJ = 52
+JK = 54
+ONE = np.int64(1)
+@jit_inline
+def _honour_value(missing: int) -> float:
+    """Expected tricks of a ladder honour with ``missing`` higher ladder cards out."""
+    if missing == 0:
+        return 1.0
+    if missing == 1:
+        return 0.85
+    if missing == 2:
+        return 0.55
+    if missing == 3:
+        return 0.3
+    return 0.15
+
+
+@jit_inline
+def ladder_bit(trump: int, p: int, ladder: bool) -> np.int64:
+    """Card bit of the ``p``-th card from the top of the trump ladder (RULES.md 1.1, 2.7).
+
+    Kout Bo: RJ, trump A, BJ, K, Q, J. Bahraini: JK, trump A, K, Q, J, T.
+    """
+    base = 13 * trump
+    if ladder:
+        if p == 0:
+            return ONE << RJ
+        if p == 1:
+            return ONE << (base + 12)
+        if p == 2:
+            return ONE << BJ
+        return ONE << (base + 14 - p)
+    if p == 0:
+        return ONE << JK
+    return ONE << (base + 13 - p)
+
+
+@jit_inline
+def evaluate_suit(P: np.ndarray, hand: int, trump: int) -> float:
+    """Expected tricks of ``hand`` (int64 mask) played by its holder with ``trump`` (0..3).
+
+    ``P`` is the int64[P_SIZE] rule table. Counts the trump ladder honours (each discounted by the
+    higher ladder cards out and by a lack of guards), trump length beyond three, side aces and
+    kings, and the ruffing value of voids and singletons when trumps are to spare.
+    """
+    n = P[P_N_PLAYERS]
+    ladder = P[P_JOKER_MODEL] == JOKER_LADDER
+    n_trumps = popcount(hand & P[P_SUIT_MASK + trump]) + popcount(hand & P[P_JOKER_MASK])
+    est = 0.0
+    missing = 0
+    honours = 0
+    for p in range(6):
+        bit = ladder_bit(trump, p, ladder)
+        if (bit & P[P_DECK]) == 0:
+            continue
+        if (hand & bit) != 0:
+            v = _honour_value(missing)
+            if n_trumps - 1 < missing:
+                v *= 0.3  # too few guards to survive the higher cards
+            est += v
+            honours += 1
+        else:
+            missing += 1
+    if n_trumps > 3:
+        est += 0.75 * min(n_trumps - honours, n_trumps - 3)
+    ace_v = 0.85 if n <= 4 else 0.75
+    king_f = 1.0 if n <= 4 else 0.8
+    ruff = 0.0
+    for s in range(4):
+        if s == trump:
+            continue
+        cs = hand & P[P_SUIT_MASK + s]
+        length = popcount(cs)
+        if length == 0:
+            if (P[P_SUIT_MASK + s] & P[P_DECK]) != 0:
+                ruff += 0.55
+            continue
+        top = 13 * s + 12
+        ace = (cs >> top) & 1
+        king = (cs >> (top - 1)) & 1
+        queen = (cs >> (top - 2)) & 1
+        if ace != 0:
+            est += ace_v
+        if king != 0:
+            if ace != 0:
+                est += 0.6 * king_f
+            elif length >= 2:
+                est += 0.35 * king_f
+            else:
+                est += 0.1
+        if queen != 0 and ace != 0 and king != 0:
+            est += 0.3
+        if length == 1 and ace == 0:
+            ruff += 0.25
+    spare = n_trumps - 2
+    if spare > 0:
+        est += min(ruff, 0.6 * spare)
+    return est
+
+
+@jit_inline
+def evaluate_hand(P: np.ndarray, hand: int) -> tuple[float, int]:
+    """Best (expected own tricks, trump suit) of ``hand`` over the suits it may name.
+
+    RULES.md 1.4: any suit; 2.4: a suit the hand holds.
+    """
+    best = -1.0
+    best_suit = 0
+    for s in range(4):
+        if P[P_TRUMP_MUST_HOLD] != 0 and (hand & P[P_SUIT_MASK + s]) == 0:
+            continue
+        v = evaluate_suit(P, hand, s)
+        if v > best:
+            best = v
+            best_suit = s
+    return best, best_suit
+
+
+@jit_inline
+def score_adjust(P: np.ndarray, MS: np.ndarray, team: int, bid: int, weight: float) -> float:
+    """Change of the bid margin for ``bid`` from the match score ``MS`` (int64[M_SIZE]).
+
+    Lower it when a made bid wins the match (target, RULES.md 1.12(c) / 2.11; Kout 1.12(b)) or
+    when the team at 0 faces a Kout; raise it when failing hands the opponents the match.
+    """
+    if weight == 0.0:
+        return 0.0
+    target = P[P_TARGET]
+    adj = 0.0
+    if P[P_SIGNED_SCORE] != 0:
+        if P[P_INSTANT_BID] != 0 and bid == P[P_INSTANT_BID]:
+            return 0.0  # 2.10: Inzili decides the match, the counter does not matter
+        mine = MS[M_SCORE] if team == 0 else -MS[M_SCORE]
+        if mine + P[P_MADE + bid] >= target:
+            adj -= 0.5
+        if mine - P[P_FAILED + bid] <= -target:
+            adj += 0.5
+        return adj * weight
+    mine = MS[M_SCORE + team]
+    theirs = MS[M_SCORE + 1 - team]
+    if mine + P[P_MADE + bid] >= target:
+        adj -= 0.5
+    if theirs + P[P_FAILED + bid] >= target:
+        adj += 0.5
+    kout = P[P_KOUT_AT]
+    if kout != 0:
+        if theirs == 0 and mine + P[P_MADE + bid] >= kout:
+            adj -= 0.5  # 1.12(b): a made bid wins 51-0
+        elif mine == 0 and 2 * theirs >= kout:
+            adj -= 0.3  # get on the board before a Kout
+    return adj * weight
+
+
+@jit_inline
+def choose_bid(
+    S: np.ndarray, P: np.ndarray, MS: np.ndarray, prm: np.ndarray, mask: int, seat: int
+) -> int:
+    """Call index (0 pass, b bid) of the auction (RULES.md 1.3, 2.3) from the hand's value.
+
+    ``prm`` is the seat's float64 parameter row, ``mask`` the legal calls.
+    """
+    hand = S[S_HAND + seat]
+    n = P[P_N_PLAYERS]
+    team = seat & 1
+    own, _ = evaluate_hand(P, hand)
+    est = own + prm[K_PARTNER] * P[P_N_TRICKS] / n * (n // 2 - 1)
+    margin = prm[K_BID_MARGIN]
+    high = S[S_HIGH_BID]
+    if high > 0:
+        margin += prm[K_RAISE] if (S[S_BIDDER] & 1) == team else prm[K_OVERCALL]
+    forced = (mask & 1) == 0
+    if forced and P[P_MALZOOM] != 0:
+        margin += prm[K_MALZOOM]  # 1.3: a forced 5 is Malzoom, above it failure pays double
+    bid_max = P[P_BID_MAX]
+    best = 0
+    for b in range(P[P_BID_MIN], bid_max + 1):
+        if ((mask >> b) & 1) == 0:
+            continue
+        need = b + margin + score_adjust(P, MS, team, b, prm[K_SCORE_AWARE])
+        if b == bid_max:
+            need += prm[K_TOP_BID]
+        if est >= need:
+            best = b
+    if best == 0 and forced:
+        best = lowest_bit(mask)  # 1.3 / 2.3: the dealer may not pass
+    return best
+
+
+@jit_inline
+def choose_trump(S: np.ndarray, P: np.ndarray, mask: int, seat: int) -> int:
+    """Trump call index (TRUMP + suit) of the best-valued legal suit (RULES.md 1.4, 2.4)."""
+    hand = S[S_HAND + seat]
+    best = -1.0
+    choice = lowest_bit(mask)
+    for s in range(4):
+        if ((mask >> (TRUMP + s)) & 1) == 0:
+            continue
+        v = evaluate_suit(P, hand, s)
+        if v > best:
+            best = v
+            choice = TRUMP + s
+    return choice
+
+
+@jit_inline
+def beaters(P: np.ndarray, trump: int, ladder: bool, card: int) -> np.int64:
+    """Cards that beat ``card`` when it heads a trick of its own suit (ruffs not counted).
+
+    Kout Bo (RULES.md 1.1): RJ beats all, trump A all but RJ, BJ the trump K and below. Bahraini
+    (2.7): JK beats everything; it is left out, as no card could ever be a sure winner otherwise.
+    """
+    if card >= 52:
+        if ladder and card == BJ:
+            return (ONE << RJ) | (ONE << (13 * trump + 12))
+        return np.int64(0)
+    suit = card // 13
+    higher = P[P_SUIT_MASK + suit] & ~((ONE << (card + 1)) - 1)
+    if ladder and suit == trump:
+        if card == 13 * trump + 12:
+            return ONE << RJ
+        return higher | P[P_JOKER_MASK]
+    return higher
+
+
+@jit_inline
+def boss_cards(P: np.ndarray, trump: int, ladder: bool, cards: int, unseen: int) -> np.int64:
+    """The cards of ``cards`` that no unseen card can beat (sure winners when led)."""
+    out = np.int64(0)
+    m = cards
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        if (beaters(P, trump, ladder, c) & unseen) == 0:
+            out |= ONE << c
+    return out
+
+
+@jit_inline
+def power(STR: np.ndarray, trump: int, led: int, card: int) -> int:
+    """Strength of ``card`` in a trick whose led suit is ``led`` (-1: the card would set it)."""
+    v = STR[trump, card]
+    if v == 0 and card < 52 and (led < 0 or card // 13 == led):
+        v = STR[T_LED, card]
+    return v
+
+
+@jit_inline
+def discard(P: np.ndarray, trump: int, ladder: bool, hand: int, cards: int, unseen: int) -> int:
+    """The least valuable card of ``cards``: low side cards of short suits first, then bosses,
+    then trumps, jokers last."""
+    best = -1
+    best_v = 1 << 30
+    m = cards
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        if c >= 52:
+            v = 2000 + c
+        else:
+            suit = c // 13
+            rank = c - 13 * suit
+            if suit == trump:
+                v = 1000 + rank
+            else:
+                v = 8 * rank + popcount(hand & P[P_SUIT_MASK + suit])
+                if (beaters(P, trump, ladder, c) & unseen) == 0:
+                    v += 200
+        if v < best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@jit_inline
+def lowest_power(STR: np.ndarray, trump: int, led: int, cards: int) -> int:
+    """The card of ``cards`` with the lowest trick strength."""
+    best = -1
+    best_v = 1 << 30
+    m = cards
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        v = power(STR, trump, led, c)
+        if v < best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@jit_inline
+def side_lead(P: np.ndarray, trump: int, cards: int, shortest: bool) -> int:
+    """Lowest card of the shortest (or longest) non-trump suit of ``cards``; else the lowest card."""
+    best_suit = -1
+    best_len = 0
+    for s in range(4):
+        if s == trump:
+            continue
+        length = popcount(cards & P[P_SUIT_MASK + s])
+        if length == 0:
+            continue
+        if best_suit < 0 or (length < best_len if shortest else length > best_len):
+            best_suit = s
+            best_len = length
+    if best_suit < 0:
+        return lowest_bit(cards)
+    return lowest_bit(cards & P[P_SUIT_MASK + best_suit])
+
+
+@jit_inline
+def choose_lead(
+    S: np.ndarray, P: np.ndarray, prm: np.ndarray, mask: int, seat: int, unseen: int
+) -> int:
+    """Card to lead a trick (RULES.md 1.6-1.8, 2.8)."""
+    trump = S[S_TRUMP]
+    ladder = P[P_JOKER_MODEL] == JOKER_LADDER
+    jm = P[P_JOKER_MASK]
+    hand = S[S_HAND + seat]
+    plain = mask & ~jm
+    if plain == 0:
+        return lowest_bit(mask)  # 1.8: only unleadable jokers: one goes rankless (keep RJ)
+    if (hand & jm) != 0 and popcount(hand) <= prm[K_JOKER_SHED] + 1:
+        unleadable = hand & jm & ~mask
+        if unleadable != 0:
+            # 1.8 / 2.8: lead the card likeliest to lose, so the joker can be shed when following
+            return discard(P, trump, ladder, hand, plain, unseen)
+    suit_t = P[P_SUIT_MASK + trump]
+    trumps = plain & suit_t
+    side = plain & ~suit_t
+    # trump-ranked cards out against us: jokers count in Kout Bo (1.7: a joker lead draws trump)
+    out_trumps = unseen & (suit_t | jm) if ladder else unseen & suit_t
+    boss = boss_cards(P, trump, ladder, plain | (mask & jm), unseen)
+    bidding = (seat & 1) == (S[S_BIDDER] & 1)
+    jokers_ok = mask & jm & boss
+    if bidding:
+        if jokers_ok != 0 and prm[K_JOKER_LEAD] > 0.5 and out_trumps != 0:
+            return highest_bit(jokers_ok)  # 1.6(a)(b), 1.7: the joker lead draws trumps
+        if trumps != 0 and out_trumps != 0:
+            if (boss & trumps) != 0:
+                return highest_bit(boss & trumps)
+            if popcount(trumps) >= 3:
+                return lowest_bit(trumps)  # long trumps: draw with the small ones
+        if (boss & side) != 0:
+            return lowest_bit(boss & side)
+        if trumps != 0 and (out_trumps == 0 or side == 0):
+            return highest_bit(trumps)
+        return side_lead(P, trump, side if side != 0 else plain, False)
+    # defenders: take every sure trick at once, then play for ruffs
+    if (boss & side) != 0:
+        return lowest_bit(boss & side)
+    if jokers_ok != 0 and prm[K_JOKER_LEAD] > 0.5:
+        return highest_bit(jokers_ok)  # 1.6(c)
+    if (boss & trumps) != 0:
+        return highest_bit(boss & trumps)
+    if side == 0:
+        return lowest_bit(trumps)
+    return side_lead(P, trump, side, trumps != 0)
+
+
+@jit_inline
+def choose_follow(
+    S: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    prm: np.ndarray,
+    mask: int,
+    seat: int,
+    unseen: int,
+) -> int:
+    """Card to play into a trick already opened (RULES.md 1.5, 1.8, 2.6)."""
+    n = P[P_N_PLAYERS]
+    trump = S[S_TRUMP]
+    ladder = P[P_JOKER_MODEL] == JOKER_LADDER
+    jm = P[P_JOKER_MASK]
+    hand = S[S_HAND + seat]
+    k = S[S_N_IN_TRICK]
+    led = S[S_LED]
+    start = 1 if S[S_RANKLESS] != 0 else 0  # 1.8: the rankless joker never wins
+    best = -1
+    best_i = -1
+    for i in range(start, k):
+        v = power(STR, trump, led, S[S_TRICK + i])
+        if v > best:
+            best = v
+            best_i = i
+    partner_wins = False
+    wcard = -1
+    if best_i >= 0:
+        wseat = S[S_LEADER] + best_i
+        if wseat >= n:
+            wseat -= n
+        partner_wins = (wseat & 1) == (seat & 1)
+        wcard = S[S_TRICK + best_i]
+    last = k == n - 1
+    winners = np.int64(0)
+    m = mask
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        if power(STR, trump, led, c) > best:
+            winners |= ONE << c
+    suit_t = P[P_SUIT_MASK + trump]
+    if partner_wins:
+        if last or (beaters(P, trump, ladder, wcard) & unseen) == 0:
+            choice = discard(P, trump, ladder, hand, mask, unseen)
+        else:
+            # overtake only with a sure winner of the led suit, which costs nothing
+            cheap = boss_cards(P, trump, ladder, winners & ~(suit_t | jm), unseen)
+            if cheap != 0:
+                choice = lowest_bit(cheap)
+            else:
+                choice = discard(P, trump, ladder, hand, mask, unseen)
+    elif winners == 0:
+        choice = discard(P, trump, ladder, hand, mask, unseen)
+    elif last:
+        choice = lowest_power(STR, trump, led, winners)
+    else:
+        sure = boss_cards(P, trump, ladder, winners, unseen)
+        wtrump = wcard >= 0 and STR[trump, wcard] > 0
+        if sure != 0:
+            choice = lowest_power(STR, trump, led, sure)
+        elif k <= n - 3 and not wtrump:
+            choice = discard(P, trump, ladder, hand, mask, unseen)  # second hand low
+        else:
+            side = winners & ~(suit_t | jm)
+            if side != 0:
+                choice = highest_bit(side)  # third hand high
+            else:
+                plain = winners & ~jm
+                choice = lowest_power(STR, trump, led, plain if plain != 0 else winners)
+    jokers = hand & jm & mask
+    if jokers != 0 and choice < 52:
+        plain_left = popcount(hand & ~jm)
+        if ladder:
+            stuck = jokers & ~joker_lead_permission(S, P, seat)
+            if stuck != 0 and plain_left <= prm[K_JOKER_SHED] - 1:
+                # 1.8: winning with a plain card could leave only rankless joker leads
+                top = highest_bit(jokers)
+                if power(STR, trump, led, choice) > best and power(STR, trump, led, top) > best:
+                    choice = top
+        elif popcount(hand) <= prm[K_JOKER_SHED]:
+            choice = highest_bit(jokers)  # 2.8: shed the joker while following is possible
+    return choice
+
+
+@jit_inline
+def choose_card(
+    S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, mask: int, seat: int
+) -> int:
+    """Card id to play for ``seat`` from the legal cards ``mask``."""
+    k = S[S_N_IN_TRICK]
+    trick = np.int64(0)
+    for i in range(k):
+        trick |= ONE << S[S_TRICK + i]
+    unseen = P[P_DECK] & ~(S[S_HAND + seat] | S[S_PLAYED] | trick)
+    if k == 0:
+        return choose_lead(S, P, prm, mask, seat, unseen)
+    return choose_follow(S, P, STR, prm, mask, seat, unseen)
 
 
 @jit
@@ -20,5 +628,18 @@ def choose_kout(
     prm: np.ndarray,
     mask: int,
 ) -> int:
-    """Placeholder until the heuristic lands: the lowest legal action."""
-    return lowest_bit(mask)
+    """The heuristic's phase-relative action (a set bit of ``mask``) for the seat to act.
+
+    ``S`` int64[S_SIZE] hand state, ``P`` int64[P_SIZE] rules, ``STR`` int64[16, 256] strengths,
+    ``MS`` int64[M_SIZE] match state (score before the hand), ``rng`` uint64[4] play lane,
+    ``prm`` float64[N_PARAMS] the seat's parameters (slots of KOUT_PARAMS).
+    """
+    if prm[K_EPSILON] > 0.0 and below(rng, 1_000_000) < prm[K_EPSILON] * 1_000_000:
+        return nth_bit(mask, below(rng, popcount(mask)))
+    seat = S[S_TO_ACT]
+    phase = S[S_PHASE]
+    if phase == PH_AUCTION:
+        return choose_bid(S, P, MS, prm, mask, seat)
+    if phase == PH_TRUMP:
+        return choose_trump(S, P, mask, seat)
+    return choose_card(S, P, STR, prm, mask, seat)
