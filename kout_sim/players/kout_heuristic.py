@@ -162,6 +162,8 @@ RJ = 53
 BJ = 52
 JK = 54
 ONE = np.int64(1)
+
+
 @jit_inline
 def _honour_value(missing: int) -> float:
     """Expected tricks of a ladder honour with ``missing`` higher ladder cards out."""
@@ -197,14 +199,44 @@ def ladder_bit(trump: int, p: int, ladder: bool) -> np.int64:
 
 
 @jit_inline
-def evaluate_suit(P: np.ndarray, hand: int, trump: int) -> float:
-    """Expected tricks of ``hand`` (int64 mask) played by its holder with ``trump`` (0..3).
+def side_value(P: np.ndarray, hand: int, suit: int) -> tuple[float, float]:
+    """(expected tricks, ruffing value) of ``hand``'s cards of ``suit`` when it is not trump.
 
-    ``P`` is the int64[P_SIZE] rule table. Counts the trump ladder honours (each discounted by the
-    higher ladder cards out and by a lack of guards), trump length beyond three, side aces and
-    kings, and the ruffing value of voids and singletons when trumps are to spare.
+    Side aces and kings (weaker at six players: more hands to ruff them); a void or a low
+    singleton can ruff once trumps are to spare.
     """
-    n = P[P_N_PLAYERS]
+    cs = hand & P[P_SUIT_MASK + suit]
+    length = popcount(cs)
+    if length == 0:
+        return 0.0, 0.55 if P[P_SUIT_MASK + suit] != 0 else 0.0
+    four = P[P_N_PLAYERS] <= 4
+    top = 13 * suit + 12
+    ace = (cs >> top) & 1
+    king = (cs >> (top - 1)) & 1
+    queen = (cs >> (top - 2)) & 1
+    est = 0.0
+    if ace != 0:
+        est += 0.85 if four else 0.75
+    if king != 0:
+        if ace != 0:
+            est += 0.6 if four else 0.48
+        elif length >= 2:
+            est += 0.35 if four else 0.28
+        else:
+            est += 0.1
+    if queen != 0 and ace != 0 and king != 0:
+        est += 0.3
+    ruff = 0.25 if (length == 1 and ace == 0) else 0.0
+    return est, ruff
+
+
+@jit_inline
+def trump_value(P: np.ndarray, hand: int, trump: int) -> tuple[float, int]:
+    """(expected tricks, trump count) of ``hand``'s trump ladder cards with ``trump`` (0..3).
+
+    Each ladder honour is discounted by the higher ladder cards out and by a lack of guards;
+    trumps beyond three win once the others are drawn.
+    """
     ladder = P[P_JOKER_MODEL] == JOKER_LADDER
     n_trumps = popcount(hand & P[P_SUIT_MASK + trump]) + popcount(hand & P[P_JOKER_MASK])
     est = 0.0
@@ -224,38 +256,24 @@ def evaluate_suit(P: np.ndarray, hand: int, trump: int) -> float:
             missing += 1
     if n_trumps > 3:
         est += 0.75 * min(n_trumps - honours, n_trumps - 3)
-    ace_v = 0.85 if n <= 4 else 0.75
-    king_f = 1.0 if n <= 4 else 0.8
+    return est, n_trumps
+
+
+@jit_inline
+def evaluate_suit(P: np.ndarray, hand: int, trump: int) -> float:
+    """Expected tricks of ``hand`` (int64 mask) played by its holder with ``trump`` (0..3).
+
+    ``P`` is the int64[P_SIZE] rule table.
+    """
+    est, n_trumps = trump_value(P, hand, trump)
     ruff = 0.0
     for s in range(4):
-        if s == trump:
-            continue
-        cs = hand & P[P_SUIT_MASK + s]
-        length = popcount(cs)
-        if length == 0:
-            if (P[P_SUIT_MASK + s] & P[P_DECK]) != 0:
-                ruff += 0.55
-            continue
-        top = 13 * s + 12
-        ace = (cs >> top) & 1
-        king = (cs >> (top - 1)) & 1
-        queen = (cs >> (top - 2)) & 1
-        if ace != 0:
-            est += ace_v
-        if king != 0:
-            if ace != 0:
-                est += 0.6 * king_f
-            elif length >= 2:
-                est += 0.35 * king_f
-            else:
-                est += 0.1
-        if queen != 0 and ace != 0 and king != 0:
-            est += 0.3
-        if length == 1 and ace == 0:
-            ruff += 0.25
-    spare = n_trumps - 2
-    if spare > 0:
-        est += min(ruff, 0.6 * spare)
+        if s != trump:
+            v, r = side_value(P, hand, s)
+            est += v
+            ruff += r
+    if n_trumps > 2:
+        est += min(ruff, 0.6 * (n_trumps - 2))
     return est
 
 
@@ -263,16 +281,36 @@ def evaluate_suit(P: np.ndarray, hand: int, trump: int) -> float:
 def evaluate_hand(P: np.ndarray, hand: int) -> tuple[float, int]:
     """Best (expected own tricks, trump suit) of ``hand`` over the suits it may name.
 
-    RULES.md 1.4: any suit; 2.4: a suit the hand holds.
+    RULES.md 1.4: any suit; 2.4: a suit the hand holds. Side values are computed once.
     """
+    sv0, sr0 = side_value(P, hand, 0)
+    sv1, sr1 = side_value(P, hand, 1)
+    sv2, sr2 = side_value(P, hand, 2)
+    sv3, sr3 = side_value(P, hand, 3)
+    side_all = sv0 + sv1 + sv2 + sv3
+    ruff_all = sr0 + sr1 + sr2 + sr3
     best = -1.0
     best_suit = 0
     for s in range(4):
         if P[P_TRUMP_MUST_HOLD] != 0 and (hand & P[P_SUIT_MASK + s]) == 0:
             continue
-        v = evaluate_suit(P, hand, s)
-        if v > best:
-            best = v
+        est, n_trumps = trump_value(P, hand, s)
+        if s == 0:
+            est += side_all - sv0
+            ruff = ruff_all - sr0
+        elif s == 1:
+            est += side_all - sv1
+            ruff = ruff_all - sr1
+        elif s == 2:
+            est += side_all - sv2
+            ruff = ruff_all - sr2
+        else:
+            est += side_all - sv3
+            ruff = ruff_all - sr3
+        if n_trumps > 2:
+            est += min(ruff, 0.6 * (n_trumps - 2))
+        if est > best:
+            best = est
             best_suit = s
     return best, best_suit
 
@@ -384,15 +422,55 @@ def beaters(P: np.ndarray, trump: int, ladder: bool, card: int) -> np.int64:
 
 
 @jit_inline
-def boss_cards(P: np.ndarray, trump: int, ladder: bool, cards: int, unseen: int) -> np.int64:
-    """The cards of ``cards`` that no unseen card can beat (sure winners when led)."""
+def beat_in_trick(P: np.ndarray, trump: int, ladder: bool, card: int) -> np.int64:
+    """Cards that beat ``card`` (-1: none played yet) where it now wins the trick.
+
+    RULES.md 1.1 / 2.7: a led-suit card loses to a higher one of its suit, to any trump and to
+    the jokers; a trump to higher trumps and the jokers above it; BJ to RJ and the trump A.
+    """
+    jm = P[P_JOKER_MASK]
+    if card < 0:
+        return P[P_DECK]
+    if card >= 52:
+        if ladder and card == BJ:
+            return (ONE << RJ) | (ONE << (13 * trump + 12))
+        return np.int64(0)
+    suit = card // 13
+    higher = P[P_SUIT_MASK + suit] & ~((ONE << (card + 1)) - 1)
+    if suit == trump:
+        if ladder and card == 13 * trump + 12:
+            return ONE << RJ
+        return higher | jm
+    return higher | P[P_SUIT_MASK + trump] | jm
+
+
+@jit_inline
+def boss_mask(P: np.ndarray, trump: int, ladder: bool, unseen: int) -> np.int64:
+    """Cards of the deck that no ``unseen`` card beats when led (sure winners, ruffs aside).
+
+    Per suit: the cards above the highest unseen card. Kout Bo (RULES.md 1.1): an unseen joker
+    leaves no trump a sure winner but the A (beaten by RJ only); RJ always wins, BJ once RJ and
+    the trump A are out. Bahraini: the unseen JK is ignored (see :func:`beaters`).
+    """
+    jm = P[P_JOKER_MASK]
     out = np.int64(0)
-    m = cards
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        if (beaters(P, trump, ladder, c) & unseen) == 0:
-            out |= ONE << c
+    for s in range(4):
+        sm = P[P_SUIT_MASK + s]
+        su = unseen & sm
+        b = sm if su == 0 else sm & ~((ONE << (highest_bit(su) + 1)) - 1)
+        if ladder and s == trump:
+            ju = unseen & jm
+            if (ju & (ONE << RJ)) != 0:
+                b = np.int64(0)
+            elif ju != 0:
+                b &= ONE << (13 * trump + 12)
+        out |= b
+    if ladder:
+        out |= jm & (ONE << RJ)
+        if (unseen & ((ONE << RJ) | (ONE << (13 * trump + 12)))) == 0:
+            out |= jm & (ONE << BJ)
+    else:
+        out |= jm
     return out
 
 
@@ -406,46 +484,57 @@ def power(STR: np.ndarray, trump: int, led: int, card: int) -> int:
 
 
 @jit_inline
-def discard(P: np.ndarray, trump: int, ladder: bool, hand: int, cards: int, unseen: int) -> int:
-    """The least valuable card of ``cards``: low side cards of short suits first, then bosses,
-    then trumps, jokers last."""
-    best = -1
-    best_v = 1 << 30
-    m = cards
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        if c >= 52:
-            v = 2000 + c
-        else:
-            suit = c // 13
-            rank = c - 13 * suit
-            if suit == trump:
-                v = 1000 + rank
-            else:
-                v = 8 * rank + popcount(hand & P[P_SUIT_MASK + suit])
-                if (beaters(P, trump, ladder, c) & unseen) == 0:
-                    v += 200
-        if v < best_v:
-            best_v = v
-            best = c
-    return best
+def cheapest(P: np.ndarray, trump: int, ladder: bool, cards: int) -> int:
+    """The card of ``cards`` weakest on the ladder: side cards (lowest), trumps, BJ, trump A, RJ.
+
+    RULES.md 1.1: in Kout Bo BJ ranks between the trump K and A; 2.7: JK above everything.
+    """
+    jm = P[P_JOKER_MASK]
+    suit_t = P[P_SUIT_MASK + trump]
+    side = cards & ~(suit_t | jm)
+    if side != 0:
+        return lowest_bit(side)
+    tr = cards & suit_t
+    if ladder:
+        low = tr & ~(ONE << (13 * trump + 12))
+        if low != 0:
+            return lowest_bit(low)
+        if (cards & (ONE << BJ)) != 0:
+            return BJ
+    if tr != 0:
+        return lowest_bit(tr)
+    return lowest_bit(cards)
 
 
 @jit_inline
-def lowest_power(STR: np.ndarray, trump: int, led: int, cards: int) -> int:
-    """The card of ``cards`` with the lowest trick strength."""
-    best = -1
-    best_v = 1 << 30
-    m = cards
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        v = power(STR, trump, led, c)
-        if v < best_v:
-            best_v = v
-            best = c
-    return best
+def discard(P: np.ndarray, trump: int, hand: int, cards: int, boss: int) -> int:
+    """The least valuable card of ``cards``: low side cards of short suits first, then sure
+    winners (``boss``), then trumps, jokers last."""
+    jm = P[P_JOKER_MASK]
+    suit_t = P[P_SUIT_MASK + trump]
+    side = cards & ~(suit_t | jm)
+    if side != 0:
+        best = -1
+        best_v = 1 << 30
+        for s in range(4):
+            cs = side & P[P_SUIT_MASK + s]
+            if cs == 0:
+                continue
+            low = cs & ~boss
+            extra = 0
+            if low == 0:
+                low = cs
+                extra = 200
+            c = lowest_bit(low)
+            v = extra + 8 * (c - 13 * s) + popcount(hand & P[P_SUIT_MASK + s])
+            if v < best_v:
+                best_v = v
+                best = c
+        return best
+    tr = cards & suit_t
+    if tr != 0:
+        return lowest_bit(tr)
+    return lowest_bit(cards)
 
 
 @jit_inline
@@ -479,19 +568,18 @@ def choose_lead(
     plain = mask & ~jm
     if plain == 0:
         return lowest_bit(mask)  # 1.8: only unleadable jokers: one goes rankless (keep RJ)
-    if (hand & jm) != 0 and popcount(hand) <= prm[K_JOKER_SHED] + 1:
-        unleadable = hand & jm & ~mask
-        if unleadable != 0:
-            # 1.8 / 2.8: lead the card likeliest to lose, so the joker can be shed when following
-            return discard(P, trump, ladder, hand, plain, unseen)
+    boss = boss_mask(P, trump, ladder, unseen)
+    if (hand & jm & ~mask) != 0 and popcount(hand) <= prm[K_JOKER_SHED] + 1:
+        # 1.8 / 2.8: lead the card likeliest to lose, so the joker can be shed when following
+        return discard(P, trump, hand, plain, boss)
     suit_t = P[P_SUIT_MASK + trump]
     trumps = plain & suit_t
     side = plain & ~suit_t
     # trump-ranked cards out against us: jokers count in Kout Bo (1.7: a joker lead draws trump)
     out_trumps = unseen & (suit_t | jm) if ladder else unseen & suit_t
-    boss = boss_cards(P, trump, ladder, plain | (mask & jm), unseen)
+    boss &= mask
     bidding = (seat & 1) == (S[S_BIDDER] & 1)
-    jokers_ok = mask & jm & boss
+    jokers_ok = boss & jm
     if bidding:
         if jokers_ok != 0 and prm[K_JOKER_LEAD] > 0.5 and out_trumps != 0:
             return highest_bit(jokers_ok)  # 1.6(a)(b), 1.7: the joker lead draws trumps
@@ -552,48 +640,41 @@ def choose_follow(
         partner_wins = (wseat & 1) == (seat & 1)
         wcard = S[S_TRICK + best_i]
     last = k == n - 1
-    winners = np.int64(0)
-    m = mask
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        if power(STR, trump, led, c) > best:
-            winners |= ONE << c
+    winners = mask & beat_in_trick(P, trump, ladder, wcard)
     suit_t = P[P_SUIT_MASK + trump]
+    boss = boss_mask(P, trump, ladder, unseen)
     if partner_wins:
         if last or (beaters(P, trump, ladder, wcard) & unseen) == 0:
-            choice = discard(P, trump, ladder, hand, mask, unseen)
+            choice = discard(P, trump, hand, mask, boss)
         else:
             # overtake only with a sure winner of the led suit, which costs nothing
-            cheap = boss_cards(P, trump, ladder, winners & ~(suit_t | jm), unseen)
+            cheap = winners & boss & ~(suit_t | jm)
             if cheap != 0:
                 choice = lowest_bit(cheap)
             else:
-                choice = discard(P, trump, ladder, hand, mask, unseen)
+                choice = discard(P, trump, hand, mask, boss)
     elif winners == 0:
-        choice = discard(P, trump, ladder, hand, mask, unseen)
+        choice = discard(P, trump, hand, mask, boss)
     elif last:
-        choice = lowest_power(STR, trump, led, winners)
+        choice = cheapest(P, trump, ladder, winners)
     else:
-        sure = boss_cards(P, trump, ladder, winners, unseen)
-        wtrump = wcard >= 0 and STR[trump, wcard] > 0
+        sure = winners & boss
         if sure != 0:
-            choice = lowest_power(STR, trump, led, sure)
-        elif k <= n - 3 and not wtrump:
-            choice = discard(P, trump, ladder, hand, mask, unseen)  # second hand low
+            choice = cheapest(P, trump, ladder, sure)
+        elif k <= n - 3 and (wcard < 0 or STR[trump, wcard] == 0):
+            choice = discard(P, trump, hand, mask, boss)  # second hand low
         else:
             side = winners & ~(suit_t | jm)
             if side != 0:
                 choice = highest_bit(side)  # third hand high
             else:
                 plain = winners & ~jm
-                choice = lowest_power(STR, trump, led, plain if plain != 0 else winners)
+                choice = cheapest(P, trump, ladder, plain if plain != 0 else winners)
     jokers = hand & jm & mask
     if jokers != 0 and choice < 52:
-        plain_left = popcount(hand & ~jm)
         if ladder:
             stuck = jokers & ~joker_lead_permission(S, P, seat)
-            if stuck != 0 and plain_left <= prm[K_JOKER_SHED] - 1:
+            if stuck != 0 and popcount(hand & ~jm) <= prm[K_JOKER_SHED] - 1:
                 # 1.8: winning with a plain card could leave only rankless joker leads
                 top = highest_bit(jokers)
                 if power(STR, trump, led, choice) > best and power(STR, trump, led, top) > best:
