@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine._jit import highest_bit, jit, jit_inline, lowest_bit, nth_bit, popcount
+from ..engine._jit import highest_bit, jit_inline, lowest_bit, nth_bit, popcount
 from ..engine.kout import joker_lead_permission
 from ..engine.layout import (
     JOKER_LADDER,
@@ -65,32 +65,33 @@ from .kinds import Param
 
 # parameter slots of the seat's row (see KOUT_PARAMS)
 K_BID_MARGIN = 0
-K_PARTNER = 1
+K_SUPPORT = 1
 K_OVERCALL = 2
 K_RAISE = 3
 K_MALZOOM = 4
-K_TOP_BID = 5
+K_INSTANT = 5
 K_SCORE_AWARE = 6
 K_JOKER_SHED = 7
 K_JOKER_LEAD = 8
 K_EPSILON = 9
+K_LOW_EASE = 10
 
 KOUT_PARAMS: tuple[Param, ...] = (
     Param(
         "bid_margin",
         K_BID_MARGIN,
-        0.3,
+        1.0,
         -3.0,
-        3.0,
+        5.0,
         "tricks the team estimate must exceed a bid by before it is called",
     ),
     Param(
-        "partner_share",
-        K_PARTNER,
-        0.7,
+        "support",
+        K_SUPPORT,
+        1.5,
         0.0,
-        2.0,
-        "tricks expected from each partner, as a fraction of the average (tricks / players)",
+        5.0,
+        "tricks the partners are expected to add to the bidder's own (per 9 tricks a hand)",
     ),
     Param(
         "overcall_margin",
@@ -117,12 +118,12 @@ KOUT_PARAMS: tuple[Param, ...] = (
         "extra margin a forced dealer wants before bidding above the Malzoom 5 (RULES.md 1.3)",
     ),
     Param(
-        "top_bid_margin",
-        K_TOP_BID,
-        1.0,
+        "instant_margin",
+        K_INSTANT,
+        1.5,
         0.0,
         5.0,
-        "extra margin for the top bid (Bawan 9, RULES.md 1.10; Inzili 8 decides the match, 2.10)",
+        "extra margin for a bid that decides the match (Inzili, RULES.md 2.10)",
     ),
     Param(
         "score_aware",
@@ -155,6 +156,14 @@ KOUT_PARAMS: tuple[Param, ...] = (
         0.0,
         1.0,
         "probability of a uniformly random legal action instead of the heuristic one",
+    ),
+    Param(
+        "low_bid_ease",
+        K_LOW_EASE,
+        1.0,
+        0.0,
+        3.0,
+        "margin given back for the lowest bid (Bab 5): partners add most to the easiest contract",
     ),
 )
 
@@ -359,25 +368,26 @@ def choose_bid(
     ``prm`` is the seat's float64 parameter row, ``mask`` the legal calls.
     """
     hand = S[S_HAND + seat]
-    n = P[P_N_PLAYERS]
     team = seat & 1
     own, _ = evaluate_hand(P, hand)
-    est = own + prm[K_PARTNER] * P[P_N_TRICKS] / n * (n // 2 - 1)
+    est = own + prm[K_SUPPORT] * P[P_N_TRICKS] / 9.0
     margin = prm[K_BID_MARGIN]
     high = S[S_HIGH_BID]
     if high > 0:
         margin += prm[K_RAISE] if (S[S_BIDDER] & 1) == team else prm[K_OVERCALL]
     forced = (mask & 1) == 0
-    if forced and P[P_MALZOOM] != 0:
-        margin += prm[K_MALZOOM]  # 1.3: a forced 5 is Malzoom, above it failure pays double
-    bid_max = P[P_BID_MAX]
+    bid_min = P[P_BID_MIN]
     best = 0
-    for b in range(P[P_BID_MIN], bid_max + 1):
+    for b in range(bid_min, P[P_BID_MAX] + 1):
         if ((mask >> b) & 1) == 0:
             continue
         need = b + margin + score_adjust(P, MS, team, b, prm[K_SCORE_AWARE])
-        if b == bid_max:
-            need += prm[K_TOP_BID]
+        if b == bid_min:
+            need -= prm[K_LOW_EASE]
+        elif forced and P[P_MALZOOM] != 0:
+            need += prm[K_MALZOOM]  # 1.3: a forced 5 is Malzoom, above it failure pays double
+        if b == P[P_INSTANT_BID]:
+            need += prm[K_INSTANT]  # 2.10: Inzili wins or loses the match
         if est >= need:
             best = b
     if best == 0 and forced:
@@ -679,8 +689,13 @@ def choose_follow(
                 top = highest_bit(jokers)
                 if power(STR, trump, led, choice) > best and power(STR, trump, led, top) > best:
                     choice = top
-        elif popcount(hand) <= prm[K_JOKER_SHED]:
-            choice = highest_bit(jokers)  # 2.8: shed the joker while following is possible
+        else:
+            # 2.8: shed the joker while following is possible: when the hand is short, or when
+            # every other card may win a trick and leave the joker to be led alone
+            size = popcount(hand)
+            losers = hand & ~(jm | boss | suit_t)
+            if size <= prm[K_JOKER_SHED] or (losers == 0 and size <= prm[K_JOKER_SHED] + 3):
+                choice = highest_bit(jokers)
     return choice
 
 
@@ -699,7 +714,7 @@ def choose_card(
     return choose_follow(S, P, STR, prm, mask, seat, unseen)
 
 
-@jit
+@jit_inline
 def choose_kout(
     S: np.ndarray,
     P: np.ndarray,
