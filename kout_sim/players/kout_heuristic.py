@@ -494,7 +494,7 @@ def power(STR: np.ndarray, trump: int, led: int, card: int) -> int:
 
 
 @jit_inline
-def cheapest(P: np.ndarray, trump: int, ladder: bool, cards: int) -> int:
+def cheapest(P: np.ndarray, trump: int, ladder: bool, cards: int | np.int64) -> int:
     """The card of ``cards`` weakest on the ladder: side cards (lowest), trumps, BJ, trump A, RJ.
 
     RULES.md 1.1: in Kout Bo BJ ranks between the trump K and A; 2.7: JK above everything.
@@ -513,11 +513,13 @@ def cheapest(P: np.ndarray, trump: int, ladder: bool, cards: int) -> int:
             return BJ
     if tr != 0:
         return lowest_bit(tr)
-    return lowest_bit(cards)
+    return lowest_bit(int(cards))
 
 
 @jit_inline
-def discard(P: np.ndarray, trump: int, hand: int, cards: int, boss: int) -> int:
+def discard(
+    P: np.ndarray, trump: int, hand: int, cards: int | np.int64, boss: int | np.int64
+) -> int:
     """The least valuable card of ``cards``: low side cards of short suits first, then sure
     winners (``boss``), then trumps, jokers last."""
     jm = P[P_JOKER_MASK]
@@ -544,7 +546,7 @@ def discard(P: np.ndarray, trump: int, hand: int, cards: int, boss: int) -> int:
     tr = cards & suit_t
     if tr != 0:
         return lowest_bit(tr)
-    return lowest_bit(cards)
+    return lowest_bit(int(cards))
 
 
 @jit_inline
@@ -731,7 +733,7 @@ def choose_kout(
     ``prm`` float64[N_PARAMS] the seat's parameters (slots of KOUT_PARAMS).
     """
     if prm[K_EPSILON] > 0.0 and below(rng, 1_000_000) < prm[K_EPSILON] * 1_000_000:
-        return nth_bit(mask, below(rng, popcount(mask)))
+        return nth_bit(mask, int(below(rng, popcount(mask))))
     seat = S[S_TO_ACT]
     phase = S[S_PHASE]
     if phase == PH_AUCTION:
