@@ -111,9 +111,9 @@ def test_always_legal_hands(preset: str, players: Any) -> None:
 @pytest.mark.parametrize("preset", KOUT_PRESETS)
 def test_always_legal_matches(preset: str) -> None:
     """Whole matches exercise the score-aware bidding (target, Kout 51-0, RULES.md 1.12, 2.11)."""
-    m, hands, _ = play_matches(get_rules(preset), 200, 5, ["heuristic", "random"])
+    m, _, _ = play_matches(get_rules(preset), 200, 5, ["heuristic", "random"])
     assert (m[:, L.X_WINNER] >= 0).all()
-    m, hands, _ = play_matches(get_rules(preset), 50, 6, "heuristic")
+    m, _, _ = play_matches(get_rules(preset), 50, 6, "heuristic")
     assert (m[:, L.X_WINNER] >= 0).all()
 
 
