@@ -173,38 +173,39 @@ JK = 54
 ONE = np.int64(1)
 
 
-@jit_inline
 def _honour_value(missing: int) -> float:
     """Expected tricks of a ladder honour with ``missing`` higher ladder cards out."""
-    if missing == 0:
-        return 1.0
-    if missing == 1:
-        return 0.85
-    if missing == 2:
-        return 0.55
-    if missing == 3:
-        return 0.3
-    return 0.15
+    return (1.0, 0.85, 0.55, 0.3, 0.15)[min(missing, 4)]
 
 
-@jit_inline
-def ladder_bit(trump: int, p: int, ladder: bool) -> np.int64:
-    """Card bit of the ``p``-th card from the top of the trump ladder (RULES.md 1.1, 2.7).
+def _ladder_table(bit_of_rung: tuple[int, ...]) -> np.ndarray:
+    """float64[64, 16]: expected trump tricks by held-rung pattern and trump count.
 
-    Kout Bo: RJ, trump A, BJ, K, Q, J. Bahraini: JK, trump A, K, Q, J, T.
+    Rung ``p`` (0 = top of the ladder) is pattern bit ``bit_of_rung[p]``. Each held rung is worth
+    :func:`_honour_value` of the rungs above it that are out, cut to 30% without the guards to
+    survive them; trumps beyond three win once the others are drawn.
     """
-    base = 13 * trump
-    if ladder:
-        if p == 0:
-            return ONE << RJ
-        if p == 1:
-            return ONE << (base + 12)
-        if p == 2:
-            return ONE << BJ
-        return ONE << (base + 14 - p)
-    if p == 0:
-        return ONE << JK
-    return ONE << (base + 13 - p)
+    table = np.zeros((64, 16), dtype=np.float64)
+    for pattern in range(64):
+        for n_trumps in range(16):
+            est, missing, honours = 0.0, 0, 0
+            for bit in bit_of_rung:
+                if (pattern >> bit) & 1:
+                    v = _honour_value(missing)
+                    est += v * 0.3 if n_trumps - 1 < missing else v
+                    honours += 1
+                else:
+                    missing += 1
+            if n_trumps > 3:
+                est += 0.75 * min(n_trumps - honours, n_trumps - 3)
+            table[pattern, n_trumps] = est
+    return table
+
+
+# Kout Bo ladder (RULES.md 1.1) RJ, A, BJ, K, Q, J: pattern bits RJ 0, A 1, BJ 2, J 3, Q 4, K 5.
+LADDER_VALUE = _ladder_table((0, 1, 2, 5, 4, 3))
+# Bahraini (2.7) JK, A, K, Q, J, T: pattern bits JK 0, then T 1, J 2, Q 3, K 4, A 5.
+SINGLE_VALUE = _ladder_table((0, 5, 4, 3, 2, 1))
 
 
 @jit_inline
@@ -217,7 +218,7 @@ def side_value(P: np.ndarray, hand: int, suit: int) -> tuple[float, float]:
     cs = hand & P[P_SUIT_MASK + suit]
     length = popcount(cs)
     if length == 0:
-        return 0.0, 0.55 if P[P_SUIT_MASK + suit] != 0 else 0.0
+        return 0.0, 0.55
     four = P[P_N_PLAYERS] <= 4
     top = 13 * suit + 12
     ace = (cs >> top) & 1
@@ -243,54 +244,29 @@ def side_value(P: np.ndarray, hand: int, suit: int) -> tuple[float, float]:
 def trump_value(P: np.ndarray, hand: int, trump: int) -> tuple[float, int]:
     """(expected tricks, trump count) of ``hand``'s trump ladder cards with ``trump`` (0..3).
 
-    Each ladder honour is discounted by the higher ladder cards out and by a lack of guards;
-    trumps beyond three win once the others are drawn.
+    Reads :data:`LADDER_VALUE` / :data:`SINGLE_VALUE` (float64[64, 16]) by the held rungs.
     """
-    ladder = P[P_JOKER_MODEL] == JOKER_LADDER
+    base = 13 * trump
     n_trumps = popcount(hand & P[P_SUIT_MASK + trump]) + popcount(hand & P[P_JOKER_MASK])
-    est = 0.0
-    missing = 0
-    honours = 0
-    for p in range(6):
-        bit = ladder_bit(trump, p, ladder)
-        if (bit & P[P_DECK]) == 0:
-            continue
-        if (hand & bit) != 0:
-            v = _honour_value(missing)
-            if n_trumps - 1 < missing:
-                v *= 0.3  # too few guards to survive the higher cards
-            est += v
-            honours += 1
-        else:
-            missing += 1
-    if n_trumps > 3:
-        est += 0.75 * min(n_trumps - honours, n_trumps - 3)
-    return est, n_trumps
+    if P[P_JOKER_MODEL] == JOKER_LADDER:
+        pattern = (
+            ((hand >> RJ) & 1)
+            | (((hand >> (base + 12)) & 1) << 1)
+            | (((hand >> BJ) & 1) << 2)
+            | (((hand >> (base + 9)) & 7) << 3)
+        )
+        return LADDER_VALUE[pattern, min(n_trumps, 15)], n_trumps
+    pattern = ((hand >> JK) & 1) | (((hand >> (base + 8)) & 31) << 1)
+    return SINGLE_VALUE[pattern, min(n_trumps, 15)], n_trumps
 
 
 @jit_inline
-def evaluate_suit(P: np.ndarray, hand: int, trump: int) -> float:
-    """Expected tricks of ``hand`` (int64 mask) played by its holder with ``trump`` (0..3).
+def evaluate_hand(P: np.ndarray, hand: int, suits: int) -> tuple[float, int]:
+    """Best (expected own tricks, trump suit) of ``hand`` (int64 mask) over the trump suits in
+    ``suits`` (bit s = suit s may be named); ``P`` is the int64[P_SIZE] rule table.
 
-    ``P`` is the int64[P_SIZE] rule table.
-    """
-    est, n_trumps = trump_value(P, hand, trump)
-    ruff = 0.0
-    for s in range(4):
-        if s != trump:
-            v, r = side_value(P, hand, s)
-            est += v
-            ruff += r
-    if n_trumps > 2:
-        est += min(ruff, 0.6 * (n_trumps - 2))
-    return est
-
-
-@jit_inline
-def evaluate_hand(P: np.ndarray, hand: int) -> tuple[float, int]:
-    """Best (expected own tricks, trump suit) of ``hand`` over the suits it may name.
-
-    RULES.md 1.4: any suit; 2.4: a suit the hand holds. Side values are computed once.
+    Trump ladder value plus the side values of the other suits, and the ruffing value of their
+    voids and singletons while trumps are to spare.
     """
     sv0, sr0 = side_value(P, hand, 0)
     sv1, sr1 = side_value(P, hand, 1)
@@ -301,7 +277,7 @@ def evaluate_hand(P: np.ndarray, hand: int) -> tuple[float, int]:
     best = -1.0
     best_suit = 0
     for s in range(4):
-        if P[P_TRUMP_MUST_HOLD] != 0 and (hand & P[P_SUIT_MASK + s]) == 0:
+        if ((suits >> s) & 1) == 0:
             continue
         est, n_trumps = trump_value(P, hand, s)
         if s == 0:
@@ -322,6 +298,18 @@ def evaluate_hand(P: np.ndarray, hand: int) -> tuple[float, int]:
             best = est
             best_suit = s
     return best, best_suit
+
+
+@jit_inline
+def namable_suits(P: np.ndarray, hand: int) -> int:
+    """Suits the hand's holder may name as trump (RULES.md 1.4: any; 2.4: a suit he holds)."""
+    if P[P_TRUMP_MUST_HOLD] == 0:
+        return 15
+    out = 0
+    for s in range(4):
+        if (hand & P[P_SUIT_MASK + s]) != 0:
+            out |= 1 << s
+    return out
 
 
 @jit_inline
@@ -369,7 +357,7 @@ def choose_bid(
     """
     hand = S[S_HAND + seat]
     team = seat & 1
-    own, _ = evaluate_hand(P, hand)
+    own, _ = evaluate_hand(P, hand, namable_suits(P, hand))
     est = own + prm[K_SUPPORT] * P[P_N_TRICKS] / 9.0
     margin = prm[K_BID_MARGIN]
     high = S[S_HIGH_BID]
@@ -398,17 +386,8 @@ def choose_bid(
 @jit_inline
 def choose_trump(S: np.ndarray, P: np.ndarray, mask: int, seat: int) -> int:
     """Trump call index (TRUMP + suit) of the best-valued legal suit (RULES.md 1.4, 2.4)."""
-    hand = S[S_HAND + seat]
-    best = -1.0
-    choice = lowest_bit(mask)
-    for s in range(4):
-        if ((mask >> (TRUMP + s)) & 1) == 0:
-            continue
-        v = evaluate_suit(P, hand, s)
-        if v > best:
-            best = v
-            choice = TRUMP + s
-    return choice
+    _, suit = evaluate_hand(P, S[S_HAND + seat], (mask >> TRUMP) & 15)
+    return TRUMP + suit
 
 
 @jit_inline
