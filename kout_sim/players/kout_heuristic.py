@@ -650,17 +650,19 @@ def choose_follow(
         choice = cheapest(P, trump, ladder, winners)
     else:
         sure = winners & boss
+        side = winners & ~(suit_t | jm)
         if sure != 0:
             choice = cheapest(P, trump, ladder, sure)
-        elif k <= n - 3 and (wcard < 0 or STR[trump, wcard] == 0):
-            choice = discard(P, trump, hand, mask, boss)  # second hand low
-        else:
-            side = winners & ~(suit_t | jm)
-            if side != 0:
-                choice = highest_bit(side)  # third hand high
+        elif side != 0:
+            if k <= n - 3:
+                choice = discard(P, trump, hand, mask, boss)  # second hand low: partner to come
             else:
-                plain = winners & ~jm
-                choice = cheapest(P, trump, ladder, plain if plain != 0 else winners)
+                choice = highest_bit(side)  # third hand high
+        else:
+            # only trumps (or jokers) win: trump in with the cheapest (RULES.md 1.5: a void
+            # player may play any card)
+            plain = winners & ~jm
+            choice = cheapest(P, trump, ladder, plain if plain != 0 else winners)
     jokers = hand & jm & mask
     if jokers != 0 and choice < 52:
         if ladder:

@@ -18,7 +18,7 @@ from kout_sim.engine import layout as L
 from kout_sim.engine.rng import LANE_PLAY, seed_stream
 from kout_sim.engine.step import NumbaHand, actions_of_mask
 from kout_sim.players import PLAYERS, parse_lineup
-from kout_sim.players.kout_heuristic import KOUT_PARAMS, choose_kout
+from kout_sim.players.kout_heuristic import KOUT_PARAMS, choose_kout, score_adjust
 from kout_sim.players.registry import N_PARAMS
 from kout_sim.rules import get_rules
 from kout_sim.sim import play_hands, play_matches
@@ -158,3 +158,28 @@ def test_bawan_and_inzili_are_rare_in_self_play() -> None:
         rules = get_rules(preset)
         rows = play_hands(rules, 20000, 9, "heuristic")
         assert (rows[:, L.R_CONTRACT] == rules.tables[0][L.P_BID_MAX]).mean() < 0.01
+
+
+# ---- match-score awareness ------------------------------------------------------------------------
+
+
+def _adjust(preset: str, score: tuple[int, int], team: int, bid: int) -> float:
+    P, _ = get_rules(preset).tables
+    MS = np.zeros(L.M_SIZE, dtype=np.int64)
+    MS[L.M_SCORE], MS[L.M_SCORE + 1] = score
+    return float(score_adjust(P, MS, team, bid, 1.0))
+
+
+def test_score_adjust_kout_bo() -> None:
+    assert _adjust("kout_bo_4", (10, 12), 0, 5) == 0.0
+    assert _adjust("kout_bo_4", (97, 12), 0, 5) < 0  # 1.12(c): a made Bab reaches 101
+    assert _adjust("kout_bo_4", (12, 92), 0, 5) > 0  # a failed Bab gives them 101
+    assert _adjust("kout_bo_4", (46, 0), 0, 5) < 0  # 1.12(b): a made Bab wins 51-0
+    assert _adjust("kout_bo_4", (0, 40), 0, 5) < 0  # at 0 facing a Kout: get on the board
+
+
+def test_score_adjust_kout_bh_signed() -> None:
+    assert _adjust("kout_bh_4", (27, 0), 0, 5) < 0  # 2.11: team 0 reaches +31
+    assert _adjust("kout_bh_4", (-27, 0), 1, 5) < 0  # team 1 reaches -31
+    assert _adjust("kout_bh_4", (22, 0), 1, 5) > 0  # a failed Bab takes team 0 to 32
+    assert _adjust("kout_bh_4", (27, 0), 0, 8) == 0.0  # 2.10: Inzili ignores the counter
