@@ -16,6 +16,11 @@ Play: draw trumps with the top trumps as the bidding team, cash sure winners ("b
 unseen card can beat them), never overtake a partner who holds the trick, win as cheaply as
 possible when the opponents hold it, discard low, and get rid of a joker that could only be led
 (§1.8 rankless, §2.8 match-losing) before that can happen.
+
+Kernel arguments: ``S`` int64[S_SIZE] hand state, ``P`` int64[P_SIZE] rules, ``STR`` int64[16, 256]
+card strengths, ``MS`` int64[M_SIZE] match state, ``prm`` float64[N_PARAMS] the seat's parameter
+row (slots of :data:`KOUT_PARAMS`); a hand, a card set or a legal set is an int64 bitmask (bit =
+card id in play, call index in the auction and trump phases).
 """
 
 from __future__ import annotations
