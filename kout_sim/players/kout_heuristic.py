@@ -370,6 +370,9 @@ def choose_bid(
         margin += prm[K_RAISE] if (S[S_BIDDER] & 1) == team else prm[K_OVERCALL]
     forced = (mask & 1) == 0
     bid_min = P[P_BID_MIN]
+    if est < bid_min + margin - prm[K_LOW_EASE] - prm[K_SCORE_AWARE]:
+        # below every need even with the largest score bonus (-1 x score_aware)
+        return lowest_bit(mask) if forced else 0
     best = 0
     for b in range(bid_min, P[P_BID_MAX] + 1):
         if ((mask >> b) & 1) == 0:
