@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine._jit import jit
+from ..engine._jit import jit_inline
 from ..engine.layout import FAMILY_BALOOT
 from .baloot_heuristic import choose_baloot
 from .kout_heuristic import choose_kout
 
 
-@jit
+@jit_inline
 def choose_heuristic(
     S: np.ndarray,
     P: np.ndarray,
