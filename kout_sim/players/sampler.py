@@ -264,24 +264,32 @@ def _uniform(rng: np.ndarray) -> float:
 
 
 @jit
-def _first_alloc(a: np.ndarray, amin: np.ndarray, amax: np.ndarray, K: int) -> bool:
-    """Set ``a[:K]`` to the smallest allocation within ``[amin, amax]``; False if there is none."""
+def _first_alloc(a: np.ndarray, amin: np.ndarray, amax: np.ndarray, K: int, cap: int) -> int:
+    """Set ``a[:K]`` to the smallest allocation within ``[amin, amax]`` and return its total, or
+    -1 if there is none with total at most ``cap``."""
+    taken = 0
     for k in range(K):
         if amin[k] > amax[k]:
-            return False
+            return -1
         a[k] = amin[k]
-    return True
+        taken += a[k]
+    return taken if taken <= cap else -1
 
 
 @jit
-def _next_alloc(a: np.ndarray, amin: np.ndarray, amax: np.ndarray, K: int) -> bool:
-    """Odometer step of ``a[:K]`` within ``[amin, amax]``; False after the last allocation."""
+def _next_alloc(
+    a: np.ndarray, amin: np.ndarray, amax: np.ndarray, K: int, cap: int, taken: int
+) -> int:
+    """Odometer step of ``a[:K]`` (total ``taken``) to the next allocation within ``[amin, amax]``
+    with total at most ``cap``; returns the new total, or -1 after the last one. A digit that
+    would break the cap carries at once (every later allocation of the lower digits is larger)."""
     for k in range(K):
-        a[k] += 1
-        if a[k] <= amax[k]:
-            return True
+        if a[k] < amax[k] and taken < cap:
+            a[k] += 1
+            return taken + 1
+        taken -= a[k] - amin[k]
         a[k] = amin[k]
-    return False
+    return -1
 
 
 @jit
@@ -391,32 +399,33 @@ def sample_hidden(
     a = np.empty(K, dtype=np.int64)
     amin = np.empty(K, dtype=np.int64)
     amax = np.empty(K, dtype=np.int64)
-    for i in range(m - 1, -1, -1):
+    n_free = popcount(free)
+    after = 0  # hidden cards of the slots after slot i
+    for i in range(m - 1, 0, -1):  # V[0] is only needed at the start state: the pick computes it
         s = slots[i]
         for c in range(T):
             base = V[i + 1, c]
             if base == 0.0:
                 continue
+            left = 0
             for j in range(K):
                 cj = (c // stride[j]) % (size[j] + 1)
+                left += cj
                 amin[j] = lo[s, con[j]]
                 amax[j] = min(hi[s, con[j]], size[j] - cj)
-            ok = _first_alloc(a, amin, amax, K)
-            while ok:
-                taken = 0
-                w = base
+            if after - left > n_free:
+                continue  # would need more free cards than exist: never reached from the start
+            taken = _first_alloc(a, amin, amax, K, rem[s])
+            while taken >= 0:
+                w = base * _INV_FACT[rem[s] - taken]
                 idx = c
                 for j in range(K):
-                    taken += a[j]
                     w *= _INV_FACT[a[j]]
                     idx += a[j] * stride[j]
-                f = rem[s] - taken
-                if f >= 0:
-                    V[i, idx] += w * _INV_FACT[f]
-                ok = _next_alloc(a, amin, amax, K)
+                V[i, idx] += w
+                taken = _next_alloc(a, amin, amax, K, rem[s], taken)
+        after += rem[s]
     state = T - 1  # all constrained cards still to deal
-    if V[0, state] <= 0.0:
-        return -1
     alloc = np.zeros((K, MAX_SLOTS), dtype=np.int64)
     for i in range(m):
         s = slots[i]
@@ -430,23 +439,21 @@ def sample_hidden(
             target = _uniform(rng) * total if rnd == 1 else 0.0
             acc = 0.0
             chosen = False
-            ok = _first_alloc(a, amin, amax, K)
-            while ok:
-                taken = 0
-                w = 1.0
+            taken = _first_alloc(a, amin, amax, K, rem[s])
+            while taken >= 0:
+                w = _INV_FACT[rem[s] - taken]
                 idx = state
                 for j in range(K):
-                    taken += a[j]
                     w *= _INV_FACT[a[j]]
                     idx -= a[j] * stride[j]
-                f = rem[s] - taken
-                if f >= 0:
-                    acc += w * _INV_FACT[f] * V[i + 1, idx]
-                    if rnd == 1 and acc > target:
-                        chosen = True
-                        break
-                ok = _next_alloc(a, amin, amax, K)
+                acc += w * V[i + 1, idx]
+                if rnd == 1 and acc > target:
+                    chosen = True
+                    break
+                taken = _next_alloc(a, amin, amax, K, rem[s], taken)
             if rnd == 0:
+                if acc <= 0.0:
+                    return -1  # no deal satisfies the bounds
                 total = acc
             elif not chosen:
                 return -1  # unreachable: rounding cannot exhaust the total
