@@ -76,10 +76,12 @@ def _completion(dealer: int, taker: int, stock: list[int]) -> list[int]:
 
 
 def play_random(
-    rules: Rules, rnd: random.Random, n_actions: int, until_left: int = -1
+    rules: Rules, rnd: random.Random, n_actions: int, until_left: int = -1, plain: bool = False
 ) -> Position | None:
     """Deal and play ``n_actions`` random legal actions, or until the hands hold ``until_left``
-    cards in the play phase (None if the hand ended before)."""
+    cards in the play phase (None if the hand ended before). ``plain``: play a card that is
+    neither a joker nor a trump when the rules allow one (keeps jokers to the end, so rankless
+    joker leads occur, and makes Hokum players decline to trump, so overtrump facts occur)."""
     n = rules.n_players
     deck = C.cards_of(rules.deck_mask)
     rnd.shuffle(deck)
@@ -107,7 +109,12 @@ def play_random(
         if hand.phase == "play" and held <= until_left:
             break
         seat = hand.to_act
-        action = rnd.choice(hand.legal_actions())
+        legal = hand.legal_actions()
+        if plain and hand.phase == "play":
+            trump = int(hand.S[L.S_TRUMP])
+            quiet = [a for a in legal if C.suit_of(C.parse_card(a)) not in (-1, trump)]
+            legal = quiet or legal
+        action = rnd.choice(legal)
         if hand.phase == "play":
             assert seat is not None
             pos.plays.append((seat, C.parse_card(action)))
@@ -387,42 +394,108 @@ def test_chi2_sf_against_tables() -> None:
     assert abs(chi2_sf(149.449, 100) - 0.001) < 1e-4
 
 
-def late_positions(preset: str, seed: int, want: int) -> list[tuple[Position, int]]:
-    """Late positions (few hidden cards) where some shown information binds, with an observer."""
-    rules = get_rules(preset)
+def _binds(pos: Position, seat: int, need: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> bool:
+    """Some shown information excludes a hidden card from a seat that holds hidden cards."""
+    return bool(lo.any()) or any(
+        need[s] > 0 and hi[s, k] == 0 and hi[:, k].any()
+        for s in range(SP.MAX_SLOTS)
+        for k in range(SP.MAX_CLASSES)
+    )
+
+
+def _rankless(pos: Position, seat: int) -> bool:
+    """1.8: an unseen seat led a rankless joker, so it holds no suited card."""
+    voids = int(pos.S[L.S_VOIDS])
+    return any((voids >> (8 * s)) & 15 == 15 for s in range(pos.rules.n_players) if s != seat)
+
+
+def _trump_bands(pos: Position, seat: int) -> bool:
+    """3.4.2-3: an unseen seat is shown to hold no trump above some rank."""
+    voids = int(pos.S[L.S_VOIDS])
+    return any((voids >> (32 + 8 * s)) & 0xFF for s in range(4) if s != seat)
+
+
+def _last_lead(pos: Position, seat: int) -> bool:
+    """2.8: the leader of the last trick (unseen) cannot hold the hidden joker."""
+    S = pos.S
+    hidden = int(pos.rules.deck_mask) & ~int(S[L.S_PLAYED]) & ~int(S[L.S_HAND + seat])
+    return int(S[L.S_N_IN_TRICK]) == 0 and int(S[L.S_LEADER]) != seat and bool(hidden >> C.JK & 1)
+
+
+FOCUS = {
+    "any": None,
+    "rankless": _rankless,
+    "bands": _trump_bands,
+    "last_lead": _last_lead,
+    "bidder_trump": None,  # 2.4: checked through lo below
+}
+
+
+def late_positions(
+    preset: str, options: dict[str, Any], plain: bool, focus: str, seed: int, want: int
+) -> list[tuple[Position, int]]:
+    """Late positions (few hidden cards) where some shown information binds, with an observer
+    (any seat); ``focus`` asks for a particular kind of information."""
+    rules = get_rules(preset, options or None)
     rnd = random.Random(seed)
     out: list[tuple[Position, int]] = []
     n = rules.n_players
-    while len(out) < want:
-        pos = play_random(rules, rnd, 200, until_left=rnd.randrange(2 * n, 3 * n + 1))
+    lo_left, hi_left = (n, n + 4) if n == 6 else (2 * n, 3 * n)
+    if focus == "last_lead":
+        lo_left = hi_left = n
+    if focus == "rankless":
+        lo_left = n
+    for _ in range(20_000):
+        if len(out) == want:
+            break
+        pos = play_random(rules, rnd, 200, rnd.randrange(lo_left, hi_left + 1), plain)
         if pos is None or pos.hand is None or pos.hand.phase != "play":
             continue
-        seat = int(pos.S[L.S_TO_ACT])
+        seat = rnd.randrange(n)
         _, _, need, _, lo, hi = constraints_of(pos, pos.S, seat)
         sizes = [int(x) for x in need if x > 0]
         free = math.factorial(sum(sizes)) // math.prod(math.factorial(x) for x in sizes)
-        binding = lo.any() or any(
-            need[s] > 0 and hi[s, k] == 0 and hi[:, k].any()
-            for s in range(SP.MAX_SLOTS)
-            for k in range(SP.MAX_CLASSES)
-        )
-        if free <= 2_000 and binding:
-            out.append((pos, seat))
+        check = FOCUS[focus]
+        if free > 2_000 or not _binds(pos, seat, need, lo, hi):
+            continue
+        if (check is not None and not check(pos, seat)) or (
+            focus == "bidder_trump" and not lo.any()
+        ):
+            continue
+        out.append((pos, seat))
+    assert len(out) == want, f"only {len(out)} positions found"
     return out
 
 
-@pytest.mark.parametrize(("preset", "seed"), [("kout_bo_4", 1), ("kout_bh_4", 2), ("baloot", 3)])
-def test_samples_are_uniform_over_consistent_deals(preset: str, seed: int) -> None:
+STRICT = BALOOT_VARIANTS[1]
+UNIFORMITY_CASES = [
+    ("kout_bo_4", {}, False, "any", 1),
+    ("kout_bh_4", {}, False, "any", 2),
+    ("baloot", {}, False, "any", 3),
+    ("kout_bo_6", {}, False, "any", 4),
+    ("kout_bh_6", {}, False, "any", 5),
+    ("kout_bo_4", {}, True, "rankless", 6),
+    ("kout_bh_4", {}, True, "bidder_trump", 7),
+    ("kout_bh_4", {}, True, "last_lead", 8),
+    ("baloot", {}, True, "bands", 9),
+    ("baloot", STRICT, True, "bands", 10),
+]
+
+
+@pytest.mark.parametrize(("preset", "options", "plain", "focus", "seed"), UNIFORMITY_CASES)
+def test_samples_are_uniform_over_consistent_deals(
+    preset: str, options: dict[str, Any], plain: bool, focus: str, seed: int
+) -> None:
     n_samples = 20_000
-    binding = 0
-    for k, (pos, seat) in enumerate(late_positions(preset, seed, 4)):
+    for k, (pos, seat) in enumerate(late_positions(preset, options, plain, focus, seed, 3)):
         deals, tried = consistent_deals(pos, seat)
-        assert deals, "the true deal is always consistent"
-        binding += len(deals) < tried
         index = {d: i for i, d in enumerate(deals)}
+        n = pos.rules.n_players
+        truth = tuple(int(pos.S[L.S_HAND + s]) for s in range(n))
+        assert truth in index, "the true deal is consistent"
+        assert len(deals) < tried, "the shown information binds"
         counts = Counter[int]()
         rng = rng_of(seed, k)
-        n = pos.rules.n_players
         for _ in range(n_samples):
             out = determinize(pos, seat, rng)
             deal = tuple(int(out[L.S_HAND + s]) for s in range(n))
@@ -433,11 +506,10 @@ def test_samples_are_uniform_over_consistent_deals(preset: str, seed: int) -> No
         df = len(deals) - 1
         p = chi2_sf(chi2, df) if df > 0 else 1.0
         print(
-            f"{preset} position {k}: {len(deals)} consistent deals of {tried}, "
-            f"chi2 = {chi2:.1f}, df = {df}, p = {p:.3f}"
+            f"{preset}{' strict' if options else ''} [{focus}] position {k} (observer {seat}): "
+            f"{len(deals)} consistent deals of {tried}, chi2 = {chi2:.1f}, df = {df}, p = {p:.3f}"
         )
         assert p > 1e-3
-    assert binding >= 1, "no position with a binding constraint"
 
 
 # ---- (c) no information leak ---------------------------------------------------------------------
