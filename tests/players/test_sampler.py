@@ -308,9 +308,9 @@ def test_every_sample_replays_legally(preset: str) -> None:
 # ---- (a) uniformity -------------------------------------------------------------------------------
 
 
-def consistent_deals(pos: Position, seat: int) -> tuple[list[tuple[int, ...]], int]:
-    """Every assignment of the hidden cards to the other seats that replays legally (brute force
-    over all assignments with the right hand sizes), and the number of assignments tried."""
+def candidates(pos: Position, seat: int) -> list[np.ndarray]:
+    """Every state with the hidden cards assigned to the other seats in the right numbers (the
+    observer's hand, the played cards and the Baloot face-up card in place)."""
     S = pos.S
     n = pos.rules.n_players
     P = pos.rules.tables[0]
@@ -327,28 +327,82 @@ def consistent_deals(pos: Position, seat: int) -> tuple[list[tuple[int, ...]], i
         if taker != seat and not gone >> pos.face_up & 1:
             known[taker] |= 1 << pos.face_up
             sizes[taker] -= 1
-    cards = C.cards_of(hidden)
     others = [s for s in range(n) if s != seat]
-    deals: list[tuple[int, ...]] = []
-    tried = 0
+    out: list[np.ndarray] = []
 
     def rec(i: int, left: list[int], chosen: list[int]) -> None:
-        nonlocal tried
         if i == len(others) - 1:
-            tried += 1
-            hands = dict(zip(others, [*chosen, C.mask_of(left)]))
             S_try = S.copy()
-            for s in others:
-                S_try[L.S_HAND + s] = known[s] | hands[s]
-            if replay_state(pos, S_try) is not None:
-                deals.append(tuple(int(S_try[L.S_HAND + s]) for s in range(n)))
+            for s, h in zip(others, [*chosen, C.mask_of(left)]):
+                S_try[L.S_HAND + s] = known[s] | h
+            out.append(S_try)
             return
         for combo in itertools.combinations(left, sizes[others[i]]):
             rest = [c for c in left if c not in combo]
             rec(i + 1, rest, [*chosen, C.mask_of(combo)])
 
-    rec(0, cards, [])
-    return deals, tried
+    rec(0, C.cards_of(hidden), [])
+    return out
+
+
+def consistent_deals(pos: Position, seat: int) -> tuple[list[tuple[int, ...]], int]:
+    """Every assignment of the hidden cards to the other seats that replays legally (brute force
+    over all assignments with the right hand sizes), and the number of assignments tried."""
+    n = pos.rules.n_players
+    tried = candidates(pos, seat)
+    deals = [
+        tuple(int(S_try[L.S_HAND + s]) for s in range(n))
+        for S_try in tried
+        if replay_state(pos, S_try) is not None
+    ]
+    return deals, len(tried)
+
+
+def within_bounds(S_try: np.ndarray, constraints: tuple[np.ndarray, ...], n: int) -> bool:
+    """The hands of ``S_try`` respect the per-(seat, class) bounds of :func:`SP.constraints`."""
+    n_cls, _, need, cls, lo, hi = constraints
+    for s in range(n):
+        if need[s] == 0:
+            continue
+        for k in range(int(n_cls[0])):
+            count = bin(int(S_try[L.S_HAND + s]) & int(cls[k])).count("1")
+            if not lo[s, k] <= count <= hi[s, k]:
+                return False
+    return True
+
+
+EXACT_CASES = [(preset, {}, plain) for preset in PRESETS for plain in (False, True)] + [
+    ("baloot", BALOOT_VARIANTS[1], False),
+    ("baloot", BALOOT_VARIANTS[1], True),
+]
+
+
+@pytest.mark.parametrize(("preset", "options", "plain"), EXACT_CASES)
+def test_constraints_are_exactly_the_consistent_deals(
+    preset: str, options: dict[str, Any], plain: bool
+) -> None:
+    """Over many small late positions and any observer: a deal replays legally (the engine's
+    legality kernels decide) if and only if it is within the bounds the sampler deals from."""
+    rules = get_rules(preset, options or None)
+    rnd = random.Random(f"{preset}-{plain}-{bool(options)}")
+    n = rules.n_players
+    checked = binding = 0
+    while checked < 25:
+        left = rnd.randrange(n, n + 5) if n == 6 else rnd.randrange(n, 3 * n)
+        pos = play_random(rules, rnd, 200, left, plain)
+        if pos is None or pos.hand is None or pos.hand.phase != "play":
+            continue
+        seat = rnd.randrange(n)
+        cons = constraints_of(pos, pos.S, seat)
+        sizes = [int(x) for x in cons[2] if x > 0]
+        if math.factorial(sum(sizes)) // math.prod(math.factorial(x) for x in sizes) > 1_000:
+            continue
+        tried = candidates(pos, seat)
+        ok = [replay_state(pos, S_try) is not None for S_try in tried]
+        assert ok == [within_bounds(S_try, cons, n) for S_try in tried]
+        checked += 1
+        binding += not all(ok)
+    assert binding >= 5
 
 
 def chi2_sf(x: float, df: int) -> float:
