@@ -88,6 +88,7 @@ from .layout import (
     S_TRICK,
     S_TRICKS,
     S_TRUMP,
+    S_VOIDS,
     S_WINNERS,
     T_LED,
     T_NO_TRUMP,
@@ -143,6 +144,7 @@ def new_hand(
     S[B_MATCH_SCORE + 1] = score1
     for seat in range(4):
         S[S_HAND + seat] = hands[seat]
+    S[S_VOIDS] = 0  # nothing shown yet
 
 
 # ---- auction (RULES.md 3.2) ----------------------------------------------------------------------
@@ -627,11 +629,62 @@ def _score(S: np.ndarray, P: np.ndarray) -> None:
 
 
 @jit_inline
+def record_play(S: np.ndarray, P: np.ndarray, STR: np.ndarray, seat: int, card: int) -> None:
+    """Add to ``S[S_VOIDS]`` what the play of ``card`` by ``seat`` shows about its hand, read off
+    :func:`legal_cards` (call before the card is applied; public information only)."""
+    k = S[S_N_IN_TRICK]
+    trow = S[S_TRUMP]
+    hokum = S[B_MODE] == MODE_HOKUM
+    base = seat * 8
+    suit = card // 13
+    shown = np.int64(0)
+    if suit == trow:
+        shown |= ONE << (base + 7)
+    if k == 0:
+        if hokum and S[B_CLOSED] != 0 and suit == trow:
+            shown |= (np.int64(15) ^ (ONE << trow)) << base  # 3.3.1: only trumps were held
+        S[S_VOIDS] |= shown
+        return
+    led = S[S_LED]
+    best = -1
+    best_idx = 0
+    for i in range(k):
+        s = _strength(STR, trow, led, S[S_TRICK + i])
+        if s > best:
+            best = s
+            best_idx = i
+    win = STR[trow, S[S_TRICK + best_idx]] if hokum else 0  # > 0: a trump wins the trick
+    partner_wins = ((S[S_LEADER] + best_idx) & 1) == (seat & 1)
+    no_higher = False  # no trump above the winning one was held
+    if suit == led:
+        if hokum and led == trow:
+            rule = P[P_OVERTRUMP_LEAD]  # 3.4.3
+            if not (rule == 2 or (rule == 0 and partner_wins)) and STR[trow, card] <= win:
+                no_higher = True
+    else:
+        shown |= ONE << (base + led)  # 3.4.1: void in the led suit
+        if hokum and not (P[P_MERCY] != 0 and partner_wins):
+            if win > 0 and not partner_wins:
+                if suit != trow or STR[trow, card] <= win:
+                    no_higher = True  # 3.4.2: did not overtrump the opponent's trump
+                if suit != trow and P[P_UNDERTRUMP] != 0:
+                    shown |= ONE << (base + trow)
+            elif suit != trow:
+                shown |= ONE << (base + trow)  # 3.4.2: must trump when able
+    if no_higher:
+        for r in range(8):
+            if STR[trow, trow * 13 + 5 + r] > win:
+                shown |= ONE << (32 + base + r)
+    S[S_VOIDS] |= shown
+
+
+@jit_inline
 def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None:
     """Play ``card`` (assumed legal) for the seat to act; closes tricks and the hand."""
     seat = S[S_TO_ACT]
     k = S[S_N_IN_TRICK]
     S[S_N_ACTIONS] += 1
+    record_play(S, P, STR, seat, card)
     if k == 0:
         S[S_LED] = card // 13
     S[S_HAND + seat] ^= ONE << card

@@ -63,6 +63,7 @@ from .layout import (
     S_TRICKS,
     S_TRUMP,
     S_TRUMP_LEAD,
+    S_VOIDS,
     S_WINNERS,
     T_LED,
     TRUMP,
@@ -94,6 +95,7 @@ def new_hand(S: np.ndarray, P: np.ndarray, dealer: int, hands: np.ndarray) -> No
     S[S_MATCH_WINNER] = -1
     for seat in range(n):
         S[S_HAND + seat] = hands[seat]
+    S[S_VOIDS] = 0  # nothing shown yet
 
 
 @jit_inline
@@ -272,12 +274,34 @@ def _end_trick(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
 
 
 @jit_inline
+def record_play(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
+    """Add to ``S[S_VOIDS]`` what the play of ``card`` by ``seat`` shows about its hand, read off
+    :func:`legal_cards` (call before the card is applied; public information only)."""
+    base = seat * 8
+    shown = np.int64(0)
+    if card < 52:
+        if card // 13 == S[S_TRUMP]:
+            shown |= np.int64(1) << (base + 7)  # 2.4: the bidder's duty is visibly fulfilled
+        led = S[S_LED]
+        if S[S_N_IN_TRICK] > 0 and led >= 0 and card // 13 != led:
+            shown |= np.int64(1) << (base + led)  # 1.5 / 2.6 (1.7: a joker lead sets led = trump)
+    elif S[S_N_IN_TRICK] == 0 and P[P_JOKER_MODEL] == JOKER_LADDER:
+        permitted = joker_lead_permission(S, P, seat)
+        if ((np.int64(1) << card) & permitted) == 0:
+            # 1.8: a rankless lead is legal only holding nothing but unleadable jokers
+            shown |= np.int64(15) << base
+            shown |= (permitted >> 52) << (base + 4)
+    S[S_VOIDS] |= shown
+
+
+@jit_inline
 def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None:
     """Play ``card`` (assumed legal) for the seat to act; closes tricks and the hand."""
     seat = S[S_TO_ACT]
     bit = np.int64(1) << card
     k = S[S_N_IN_TRICK]
     S[S_N_ACTIONS] += 1
+    record_play(S, P, seat, card)
     if k == 0:
         if (bit & P[P_JOKER_MASK]) != 0:
             if (bit & joker_lead_permission(S, P, seat)) != 0:

@@ -178,6 +178,14 @@ S_TRICK = 30  # 6 entries: cards of the current trick in play order
 S_WINNERS = 36  # 16 entries: seat winning each completed trick
 S_JOKER_LEADS = 52  # mask of joker ids led this hand with permission
 S_JOKER_FORCED = 53  # mask of joker ids led rankless (RULES.md 1.8)
+# What the plays so far have shown about the hands (public; kout_sim.players.sampler reads it):
+#   bit seat * 8 + k, k = 0..3: the seat holds no card of suit k (failed to follow, RULES.md 1.5,
+#       2.6, 3.4.1; or a lead that was legal only without such cards, 1.8, 3.3.1);
+#   bit seat * 8 + 4 + j, j = 0..2: the seat holds no joker 52 + j (BJ, RJ, JK; 1.8);
+#   bit seat * 8 + 7: the seat has played a card of the trump suit (2.4 is then fulfilled);
+#   Baloot only (4 seats, so bits 32.. are free): bit 32 + seat * 8 + r: the seat holds no trump
+#       of rank index r + 5 (7 .. A), shown by a play legal only without a higher trump (3.4.2-3).
+S_VOIDS = 54
 # Baloot (docs/baloot.md); S_TRUMP holds the table row (trump suit, or T_NO_TRUMP in Sun)
 B_FACE_UP = 56
 B_ROUND = 57
