@@ -26,10 +26,13 @@ $(STAMP): pyproject.toml requirements.lock
 simulate: venv
 	$(VENV)/bin/kout-sim simulate
 
+# Compile the kernels once (one process per game family), then every test process loads them.
 test: venv
+	$(VPY) -m kout_sim.warmup
 	$(VPY) -m pytest -n $(PYTEST_N)
 
 test-slow: venv
+	$(VPY) -m kout_sim.warmup
 	$(VPY) -m pytest -n $(PYTEST_N) -m slow
 
 lint: venv

@@ -93,7 +93,7 @@ def bench_search(
     """
     from .engine.game import legal_mask
     from .engine.play import hand_traced
-    from .players.ismcts import N_INT_ROWS, search
+    from .players.ismcts import N_INT_ROWS, SEARCH
 
     P, STR = rules.tables
     spec = next(s for s in lineup.seats if s.name == "ismcts")
@@ -110,6 +110,7 @@ def bench_search(
     value = np.empty(iterations + 2, dtype=np.float64)
     rng = np.zeros(4, dtype=np.uint64)
     fam = int(P[L.P_FAMILY])
+    search = SEARCH[fam]
     times: list[float] = []
     index = 0
     while len(times) < positions:
@@ -124,9 +125,9 @@ def bench_search(
         if mask & (mask - 1) == 0:
             continue
         rng[:] = np.arange(1, 5, dtype=np.uint64) * np.uint64(index)
-        search(S.copy(), P, STR, MS, rng, prm, mask, nodes, value, fam)  # compile / warm up
+        search(S.copy(), P, STR, MS, rng, prm, mask, nodes, value)  # compile / warm up
         t0 = time.perf_counter()
-        search(S.copy(), P, STR, MS, rng, prm, mask, nodes, value, fam)
+        search(S.copy(), P, STR, MS, rng, prm, mask, nodes, value)
         times.append(time.perf_counter() - t0)
     per = statistics.median(times)
     return {

@@ -12,6 +12,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
+from ..players.kinds import KIND_ISMCTS
 from ..players.policy import choose, workspace
 from ..players.registry import N_PARAMS
 from ._jit import jit, jit_inline, jit_parallel, lowest_bit, popcount
@@ -138,6 +139,7 @@ def play_hand(
     legal: np.ndarray,
     packed: np.ndarray,
     limit: int,
+    searching: bool,
     family: int,
 ) -> int:
     """Play the hand in ``S`` to its end (or ``limit`` decisions, if >= 0), each decision made by
@@ -157,7 +159,9 @@ def play_hand(
     while S[S_PHASE] != PH_OVER and t != limit:
         mask = legal_mask(S, P, STR, family)
         seat = S[S_TO_ACT]
-        action = choose(S, P, STR, MS, rng, kinds[seat], params[seat], mask, nodes, value, family)
+        action = choose(
+            S, P, STR, MS, rng, kinds[seat], params[seat], mask, nodes, value, searching, family
+        )
         if action < 0 or action > 63 or (mask >> action) & 1 == 0:
             return -1
         is_card = S[S_PHASE] == PH_PLAY
@@ -298,6 +302,7 @@ def _hand_block(
     trace: np.ndarray,
     lo: int,
     hi: int,
+    searching: bool,
     family: int,
 ) -> None:
     n = P[P_N_PLAYERS]
@@ -333,6 +338,7 @@ def _hand_block(
             no_trace,
             packed,
             -1,
+            searching,
             family,
         )
         record_hand(row, S, P, STR, hands, n, family)
@@ -356,6 +362,7 @@ def _hand_traced(
     score0: int,
     score1: int,
     limit: int,
+    searching: bool,
     family: int,
 ) -> int:
     """Hand ``index`` of :func:`play_hands`, with its deal, actions and legal masks traced.
@@ -393,6 +400,7 @@ def _hand_traced(
         legal,
         no_packed,
         limit,
+        searching,
         family,
     )
 
@@ -408,6 +416,7 @@ def _matches(
     match_rows: np.ndarray,
     hand_rows: np.ndarray,
     trace: np.ndarray,
+    searching: bool,
     family: int,
 ) -> int:
     """Play ``len(match_rows)`` whole matches, match ``m`` on the streams of ``(seed, first + m)``.
@@ -462,6 +471,7 @@ def _matches(
                 no_trace,
                 packed,
                 -1,
+                searching,
                 family,
             )
             if t < 0:
@@ -491,10 +501,11 @@ class FamilyKernels(NamedTuple):
     hand_traced: Callable[..., int]
 
 
-def _family_kernels(family: int) -> FamilyKernels:
-    """Entry points with ``family`` frozen in: numba prunes the other family's branches.
+def _family_kernels(family: int, searching: bool) -> FamilyKernels:
+    """Entry points with ``family`` and ``searching`` frozen in: numba prunes the other family's
+    branches, and the search when no seat searches (it is by far the largest code to compile).
 
-    (Numba keys its cache of these closures by the value of ``family`` too.)
+    (Numba keys its cache of these closures by the values of the frozen variables too.)
     """
 
     @jit_parallel
@@ -513,7 +524,7 @@ def _family_kernels(family: int) -> FamilyKernels:
         for b in prange(n_blocks):
             lo = b * BLOCK
             hi = min(n_hands, lo + BLOCK)
-            _hand_block(P, STR, kinds, params, seed, first, out, trace, lo, hi, family)
+            _hand_block(P, STR, kinds, params, seed, first, out, trace, lo, hi, searching, family)
 
     @jit
     def matches_entry(
@@ -527,7 +538,9 @@ def _family_kernels(family: int) -> FamilyKernels:
         hand_rows: np.ndarray,
         trace: np.ndarray,
     ) -> int:
-        return _matches(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace, family)
+        return _matches(
+            P, STR, kinds, params, seed, first, match_rows, hand_rows, trace, searching, family
+        )
 
     @jit
     def traced_entry(
@@ -559,13 +572,25 @@ def _family_kernels(family: int) -> FamilyKernels:
             score0,
             score1,
             limit,
+            searching,
             family,
         )
 
     return FamilyKernels(hands_entry, matches_entry, traced_entry)
 
 
-KERNELS = {FAMILY_KOUT: _family_kernels(FAMILY_KOUT), FAMILY_BALOOT: _family_kernels(FAMILY_BALOOT)}
+KERNELS = {
+    (family, searching): _family_kernels(family, searching)
+    for family in (FAMILY_KOUT, FAMILY_BALOOT)
+    for searching in (False, True)
+}
+
+
+def kernels(P: np.ndarray, kinds: np.ndarray) -> FamilyKernels:
+    """The entry points for the preset of ``P`` and the line-up ``kinds``."""
+    return KERNELS[int(P[P_FAMILY]), bool((kinds == KIND_ISMCTS).any())]
+
+
 NO_TRACE = np.zeros((0, MAX_ACTIONS), dtype=np.int32)
 
 
@@ -586,7 +611,7 @@ def play_hands(
     numba's threads (``numba.set_num_threads``); rows never depend on the split. A row whose
     ``R_N_ACTIONS`` is -1 met an illegal choice of a policy.
     """
-    KERNELS[int(P[P_FAMILY])].hands(P, STR, kinds, params, seed, first, out, trace)
+    kernels(P, kinds).hands(P, STR, kinds, params, seed, first, out, trace)
 
 
 def play_matches(
@@ -601,7 +626,7 @@ def play_matches(
     trace: np.ndarray = NO_TRACE,
 ) -> int:
     """Whole matches of any preset (see :func:`_matches`)."""
-    kernel = KERNELS[int(P[P_FAMILY])].matches
+    kernel = kernels(P, kinds).matches
     return int(kernel(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace))
 
 
@@ -621,7 +646,7 @@ def hand_traced(
     limit: int = -1,
 ) -> int:
     """One traced hand of any preset (see :func:`_hand_traced`)."""
-    kernel = KERNELS[int(P[P_FAMILY])].hand_traced
+    kernel = kernels(P, kinds).hand_traced
     return int(
         kernel(P, STR, kinds, params, seed, index, hands, actions, legal, S, score0, score1, limit)
     )

@@ -15,6 +15,7 @@ Parameters (slots of the seat's parameter row; slots 16.. hold the rollout heuri
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -22,12 +23,14 @@ from ..engine._jit import jit, jit_inline, lowest_bit, nth_bit, popcount
 from ..engine.game import apply_action, legal_mask
 from ..engine.layout import (
     FAMILY_BALOOT,
+    FAMILY_KOUT,
     M_SCORE,
     P_FAILED,
     P_MADE,
     P_SIGNED_SCORE,
     P_TARGET,
     PH_OVER,
+    PH_PLAY,
     S_BIDDER,
     S_MADE,
     S_MATCH_WINNER,
@@ -53,6 +56,15 @@ ISMCTS_PARAMS: tuple[Param, ...] = (
         2,
         "0: hand points (margin, scaled to 0..1), 1: contract made or beaten, "
         "2: match-win estimate (the hand's points added to the score, against the target)",
+    ),
+    Param(
+        "calls",
+        4,
+        1,
+        0,
+        1,
+        "1: search the calls (bids, trump, Baloot buying and doubling) too; 0: make them with the "
+        "heuristic and search the card play only",
     ),
 )
 ROLLOUT = 16  # first slot of the rollout heuristic's parameter row
@@ -115,7 +127,7 @@ def reward(
     return min(1.0, max(0.0, 0.5 + 0.5 * margin / scale))
 
 
-@jit
+@jit_inline
 def rollout(
     D: np.ndarray,
     P: np.ndarray,
@@ -139,98 +151,107 @@ def rollout(
         apply_action(D, P, STR, action, family)
 
 
-@jit
-def search(
-    S: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
-    MS: np.ndarray,
-    rng: np.ndarray,
-    prm: np.ndarray,
-    mask: int,
-    nodes: np.ndarray,
-    value: np.ndarray,
-    family: int,
-) -> int:
-    """The action (a bit of ``mask``) SO-ISMCTS chooses for the seat to act in ``S``.
+def _make_search(family: int) -> Callable[..., int]:
+    @jit
+    def search(
+        S: np.ndarray,
+        P: np.ndarray,
+        STR: np.ndarray,
+        MS: np.ndarray,
+        rng: np.ndarray,
+        prm: np.ndarray,
+        mask: int,
+        nodes: np.ndarray,
+        value: np.ndarray,
+    ) -> int:
+        """The action (a bit of ``mask``) SO-ISMCTS chooses for the seat to act in ``S``.
 
-    ``nodes`` (int64[N_INT_ROWS, cap]) and ``value`` (float64[cap]) are the node pool; the search
-    stops early when the pool is full.
-    """
-    seat = S[S_TO_ACT]
-    iterations = int(prm[0])
-    c = prm[1]
-    epsilon = prm[2]
-    mode = int(prm[3])
-    scale = 1.0
-    for b in range(16):
-        scale = max(scale, float(P[P_MADE + b]), float(P[P_FAILED + b]))
-    if family == FAMILY_BALOOT:
-        scale = 60.0
-    cap = value.shape[0]
-    _new_node(nodes, value, 0, -1, -1, -1)
-    n_nodes = 1
-    D = np.empty(S_SIZE, dtype=np.int64)
-    for _ in range(iterations):
-        determinize(S, P, STR, seat, rng, D)
-        node = 0
-        while D[S_PHASE] != PH_OVER:
-            legal = legal_mask(D, P, STR, family)
-            tried = np.int64(0)
-            child = nodes[N_CHILD, node]
-            while child >= 0:
-                a = nodes[N_ACTION, child]
-                if (legal >> a) & 1:
-                    tried |= np.int64(1) << a
-                    nodes[N_AVAIL, child] += 1
-                child = nodes[N_SIBLING, child]
-            untried = legal & ~tried
-            team = D[S_TO_ACT] % 2
-            if untried != 0 and n_nodes < cap:
-                a = nth_bit(untried, below(rng, popcount(untried)))
-                _new_node(nodes, value, n_nodes, node, a, team)
-                node = n_nodes
-                n_nodes += 1
-                apply_action(D, P, STR, a, family)
-                break
-            if tried == 0:
-                break  # pool full: roll out from here
-            best = -1
-            best_score = -1.0
-            child = nodes[N_CHILD, node]
-            while child >= 0:
-                a = nodes[N_ACTION, child]
-                if (legal >> a) & 1:
-                    visits = nodes[N_VISITS, child]
-                    if visits == 0:
-                        score = 1e9
-                    else:
-                        score = value[child] / visits + c * math.sqrt(
-                            math.log(nodes[N_AVAIL, child]) / visits
-                        )
-                    if score > best_score:
-                        best_score = score
-                        best = child
-                child = nodes[N_SIBLING, child]
-            node = best
-            apply_action(D, P, STR, nodes[N_ACTION, best], family)
-        rollout(D, P, STR, MS, rng, prm, epsilon, family)
-        r0 = reward(D, P, MS, 0, mode, scale)
-        r1 = reward(D, P, MS, 1, mode, scale)
-        while node > 0:
-            nodes[N_VISITS, node] += 1
-            value[node] += r0 if nodes[N_TEAM, node] == 0 else r1
-            node = nodes[N_PARENT, node]
-        nodes[N_VISITS, 0] += 1
-    best = -1
-    most = -1
-    child = nodes[N_CHILD, 0]
-    while child >= 0:
-        a = nodes[N_ACTION, child]
-        if (mask >> a) & 1 and nodes[N_VISITS, child] > most:
-            most = nodes[N_VISITS, child]
-            best = a
-        child = nodes[N_SIBLING, child]
-    if best < 0:
-        best = lowest_bit(mask)
-    return best
+        ``nodes`` (int64[N_INT_ROWS, cap]) and ``value`` (float64[cap]) are the node pool; the search
+        stops early when the pool is full.
+        """
+        if prm[4] == 0 and S[S_PHASE] != PH_PLAY:
+            return choose_heuristic(S, P, STR, MS, rng, prm[ROLLOUT:], mask, family)
+        seat = S[S_TO_ACT]
+        iterations = int(prm[0])
+        c = prm[1]
+        epsilon = prm[2]
+        mode = int(prm[3])
+        scale = 1.0
+        for b in range(16):
+            scale = max(scale, float(P[P_MADE + b]), float(P[P_FAILED + b]))
+        if family == FAMILY_BALOOT:
+            scale = 60.0
+        cap = value.shape[0]
+        _new_node(nodes, value, 0, -1, -1, -1)
+        n_nodes = 1
+        D = np.empty(S_SIZE, dtype=np.int64)
+        for _ in range(iterations):
+            determinize(S, P, STR, seat, rng, D)
+            node = 0
+            while D[S_PHASE] != PH_OVER:
+                legal = legal_mask(D, P, STR, family)
+                tried = np.int64(0)
+                child = nodes[N_CHILD, node]
+                while child >= 0:
+                    a = nodes[N_ACTION, child]
+                    if (legal >> a) & 1:
+                        tried |= np.int64(1) << a
+                        nodes[N_AVAIL, child] += 1
+                    child = nodes[N_SIBLING, child]
+                untried = legal & ~tried
+                team = D[S_TO_ACT] % 2
+                if untried != 0 and n_nodes < cap:
+                    a = nth_bit(untried, below(rng, popcount(untried)))
+                    _new_node(nodes, value, n_nodes, node, a, team)
+                    node = n_nodes
+                    n_nodes += 1
+                    apply_action(D, P, STR, a, family)
+                    break
+                if tried == 0:
+                    break  # pool full: roll out from here
+                best = -1
+                best_score = -1.0
+                child = nodes[N_CHILD, node]
+                while child >= 0:
+                    a = nodes[N_ACTION, child]
+                    if (legal >> a) & 1:
+                        visits = nodes[N_VISITS, child]
+                        if visits == 0:
+                            score = 1e9
+                        else:
+                            score = value[child] / visits + c * math.sqrt(
+                                math.log(nodes[N_AVAIL, child]) / visits
+                            )
+                        if score > best_score:
+                            best_score = score
+                            best = child
+                    child = nodes[N_SIBLING, child]
+                node = best
+                apply_action(D, P, STR, nodes[N_ACTION, best], family)
+            rollout(D, P, STR, MS, rng, prm, epsilon, family)
+            r0 = reward(D, P, MS, 0, mode, scale)
+            r1 = reward(D, P, MS, 1, mode, scale)
+            while node > 0:
+                nodes[N_VISITS, node] += 1
+                value[node] += r0 if nodes[N_TEAM, node] == 0 else r1
+                node = nodes[N_PARENT, node]
+            nodes[N_VISITS, 0] += 1
+        best = -1
+        most = -1
+        child = nodes[N_CHILD, 0]
+        while child >= 0:
+            a = nodes[N_ACTION, child]
+            if (mask >> a) & 1 and nodes[N_VISITS, child] > most:
+                most = nodes[N_VISITS, child]
+                best = a
+            child = nodes[N_SIBLING, child]
+        if best < 0:
+            best = lowest_bit(mask)
+        return best
+
+    return search
+
+
+search_kout = _make_search(FAMILY_KOUT)
+search_baloot = _make_search(FAMILY_BALOOT)
+SEARCH = {FAMILY_KOUT: search_kout, FAMILY_BALOOT: search_baloot}

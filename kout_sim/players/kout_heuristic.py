@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine._jit import highest_bit, jit_inline, lowest_bit, nth_bit, popcount
+from ..engine._jit import highest_bit, jit, jit_inline, lowest_bit, nth_bit, popcount
 from ..engine.kout import joker_lead_permission
 from ..engine.layout import (
     JOKER_LADDER,
@@ -705,7 +705,7 @@ def choose_card(
     return choose_follow(S, P, STR, prm, mask, seat, unseen)
 
 
-@jit_inline
+@jit
 def choose_kout(
     S: np.ndarray,
     P: np.ndarray,

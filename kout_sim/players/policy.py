@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine._jit import jit_inline, lowest_bit, nth_bit, popcount
-from ..engine.layout import PH_AUCTION, S_PHASE
+from ..engine.layout import FAMILY_BALOOT, PH_AUCTION, S_PHASE
 from ..engine.rng import below
 from .heuristic import choose_heuristic
-from .ismcts import N_INT_ROWS, search
+from .ismcts import N_INT_ROWS, search_baloot, search_kout
 from .kinds import KIND_HEURISTIC, KIND_ISMCTS, KIND_RANDOM
 
 
@@ -38,12 +38,15 @@ def choose(
     mask: int,
     nodes: np.ndarray,
     value: np.ndarray,
+    searching: bool,
     family: int,
 ) -> int:
     """The phase-relative action (a bit of ``mask``) chosen by a policy of ``kind``.
 
     ``MS`` is the match state (score before the hand; zeros for independent hands), ``prm`` the
     seat's float64 parameter row, ``nodes``/``value`` the search node pool (see :func:`workspace`).
+    ``searching`` (a compile-time constant of each driver) says whether the search is compiled in:
+    drivers of line-ups without a search seat never compile it.
     """
     if kind == KIND_RANDOM:
         return choose_random(S, rng, prm, mask)
@@ -51,8 +54,10 @@ def choose(
         return lowest_bit(mask)  # one legal action: nothing to decide
     if kind == KIND_HEURISTIC:
         return choose_heuristic(S, P, STR, MS, rng, prm, mask, family)
-    if kind == KIND_ISMCTS:
-        return search(S, P, STR, MS, rng, prm, mask, nodes, value, family)
+    if searching and kind == KIND_ISMCTS:
+        if family == FAMILY_BALOOT:
+            return search_baloot(S, P, STR, MS, rng, prm, mask, nodes, value)
+        return search_kout(S, P, STR, MS, rng, prm, mask, nodes, value)
     return -1
 
 

@@ -1,0 +1,93 @@
+"""Compile (or load from the cache) every kernel entry point, one process per game family.
+
+``python -m kout_sim.warmup`` is what ``make test`` runs first: the kernels are compiled once, in
+parallel, and every test process then loads them from the cache instead of compiling its own copy.
+Users never need it (the first call of an entry point compiles it), but it moves the wait up front.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+FAMILY_PRESETS = {"kout": "kout_bo_4", "baloot": "baloot"}
+
+
+def warm(family: str) -> float:
+    """Compile the entry points of ``family``; returns the seconds it took."""
+    from .engine import layout as L
+    from .engine.play import hand_traced
+    from .players import parse_lineup
+    from .players.ismcts import N_INT_ROWS, SEARCH
+    from .rules import get_rules
+    from .sim import play_hands, play_matches
+
+    started = time.perf_counter()
+    rules = get_rules(FAMILY_PRESETS[family])
+    P, STR = rules.tables
+    for players in ("random", ["heuristic", "random"]):
+        play_hands(rules, 4, 0, players, workers=1)
+        play_matches(rules, 1, 0, players, workers=1)
+    lineup = parse_lineup("random", rules.n_players, rules.preset.family)
+    hands = np.zeros(6, dtype=np.int64)
+    trace = np.zeros(256, dtype=np.int64)
+    S = np.zeros(L.S_SIZE, dtype=np.int64)
+    hand_traced(
+        P,
+        STR,
+        lineup.kinds,
+        lineup.params(rules.preset.family),
+        0,
+        0,
+        hands,
+        trace,
+        trace.copy(),
+        S,
+    )
+    search = parse_lineup("ismcts:iterations=5", rules.n_players, rules.preset.family)
+    row = search.params(rules.preset.family)[0]
+    nodes = np.empty((N_INT_ROWS, 8), dtype=np.int64)
+    value = np.empty(8, dtype=np.float64)
+    rng = np.arange(1, 5, dtype=np.uint64)
+    MS = np.zeros(L.M_SIZE, dtype=np.int64)
+    hand_traced(
+        P,
+        STR,
+        lineup.kinds,
+        lineup.params(rules.preset.family),
+        0,
+        0,
+        hands,
+        trace,
+        trace.copy(),
+        S,
+        limit=rules.n_players + 2,
+    )
+    from .engine.game import legal_mask
+
+    mask = int(legal_mask(S, P, STR, int(P[L.P_FAMILY])))
+    SEARCH[int(P[L.P_FAMILY])](S.copy(), P, STR, MS, rng, row, mask, nodes, value)
+    if family == "kout":
+        play_hands(rules, 1, 0, ["ismcts:iterations=5", "heuristic"], workers=1)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    if len(sys.argv) > 1:
+        seconds = warm(sys.argv[1])
+        print(f"kernels of the {sys.argv[1]} family ready in {seconds:.0f} s", flush=True)
+        return
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "kout_sim.warmup", family])
+        for family in FAMILY_PRESETS
+    ]
+    codes = [p.wait() for p in procs]
+    if any(codes):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
