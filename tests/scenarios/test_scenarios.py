@@ -24,6 +24,8 @@ ERRORS = {"IllegalAction": IllegalAction, "InvalidRecord": InvalidRecord}
 def _cases() -> list[Any]:
     out = []
     for path in sorted(HERE.glob("*.json")):
+        if path.name.startswith("decisions_"):
+            continue  # the players' decision positions (tests/players), not rule cases
         for case in json.loads(path.read_text())["cases"]:
             out.append(pytest.param(case, id=f"{path.stem}:{case['id']}"))
     return out
