@@ -49,10 +49,13 @@ def wilson_columns(k: str | pl.Expr = "k", n: str | pl.Expr = "n", z: float = Z9
     centre = (p + z2 / (2 * nn)) / (1 + z2 / nn)
     half = z * (p * (1 - p) / nn + z2 / (4 * nn * nn)).sqrt() / (1 + z2 / nn)
     empty = nn <= 0
+    # at k = 0 or k = n the bounds equal the rate up to rounding: keep the rate inside them
+    low = pl.min_horizontal(centre - half, p).clip(lower_bound=0.0)
+    high = pl.max_horizontal(centre + half, p).clip(upper_bound=1.0)
     return [
         pl.when(empty).then(None).otherwise(p).alias("rate"),
-        pl.when(empty).then(0.0).otherwise((centre - half).clip(lower_bound=0.0)).alias("low"),
-        pl.when(empty).then(1.0).otherwise((centre + half).clip(upper_bound=1.0)).alias("high"),
+        pl.when(empty).then(0.0).otherwise(low).alias("low"),
+        pl.when(empty).then(1.0).otherwise(high).alias("high"),
     ]
 
 
@@ -156,6 +159,11 @@ def relative_seat(seat: str, dealer: str = "dealer", n_seats: str = "n_seats") -
     ..., 0 = the dealer (last to speak)."""
     n = pl.col(n_seats).cast(pl.Int16)
     return ((pl.col(seat).cast(pl.Int16) - pl.col(dealer).cast(pl.Int16) + n) % n).cast(pl.Int8)
+
+
+def has_bidder() -> pl.Expr:
+    """The hand had a bidder: not a void Baloot hand (whose ``bidder`` is stored as -1)."""
+    return pl.col("bidder").is_not_null() & (pl.col("bidder") >= 0)
 
 
 def team_points(team: pl.Expr) -> pl.Expr:

@@ -44,6 +44,7 @@ from ._common import (
     Frame,
     _require,
     bidder_net_points,
+    has_bidder,
     mean_table,
     rate_table,
     relative_seat,
@@ -142,7 +143,7 @@ def prepare(hands: Frame, *, instant_value: float | None = None) -> pl.LazyFrame
     for name in PROJECT_ORDER[1:]:
         best = pl.when(projects.list.contains(name)).then(pl.lit(name)).otherwise(best)
     return (
-        lf.filter(pl.col("bidder").is_not_null())
+        lf.filter(has_bidder())
         .with_columns(
             pl.when(is_baloot)
             .then(pl.col("mode"))

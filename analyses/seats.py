@@ -18,7 +18,15 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from ._common import Frame, _require, bidder_net_points, relative_seat, team_points, with_wilson
+from ._common import (
+    Frame,
+    _require,
+    bidder_net_points,
+    has_bidder,
+    relative_seat,
+    team_points,
+    with_wilson,
+)
 
 
 def bid_share(hands: Frame) -> pl.DataFrame:
@@ -27,9 +35,7 @@ def bid_share(hands: Frame) -> pl.DataFrame:
     interval. Equal seats would each have ``1 / n_seats``."""
     lf = hands.lazy()
     _require(lf, ("preset", "n_seats"))
-    lf = lf.filter(pl.col("bidder").is_not_null()).with_columns(
-        relative_seat("bidder").alias("seat_rel")
-    )
+    lf = lf.filter(has_bidder()).with_columns(relative_seat("bidder").alias("seat_rel"))
     counts = lf.group_by(["preset", "n_seats", "seat_rel"]).agg(pl.len().cast(pl.Int64).alias("k"))
     totals = lf.group_by("preset").agg(pl.len().cast(pl.Int64).alias("n"))
     seats = (
@@ -56,7 +62,7 @@ def bidder_results(hands: Frame) -> pl.DataFrame:
     forced-joker and Gahwa hands, whose value is not in points, left out)."""
     lf = hands.lazy()
     _require(lf, ("preset", "n_seats", "family"))
-    lf = lf.filter(pl.col("bidder").is_not_null()).with_columns(
+    lf = lf.filter(has_bidder()).with_columns(
         relative_seat("bidder").alias("seat_rel"),
         bidder_net_points(),
         (

@@ -40,10 +40,10 @@ def kout_matches_run(runs_root: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def bh_run(runs_root: Path) -> Path:
-    """kout_bh_4, heuristic players, 2,000 independent hands (Inzili, forced joker leads)."""
+    """kout_bh_4, heuristic players, 300 whole matches (Inzili, forced joker leads)."""
     return Path(
         kout_sim.simulate(
-            "kout_bh_4", players="heuristic", hands=2_000, seed=13, out=runs_root / "kout_bh_4"
+            "kout_bh_4", players="heuristic", matches=300, seed=13, out=runs_root / "kout_bh_4"
         )
     )
 
