@@ -318,13 +318,14 @@ def figure(
     guide: pl.DataFrame,
     *,
     preset: str | None = None,
+    min_n: int = 30,
 ) -> Figure:
     """Two panels for one preset (default: the first in ``contracts``): the made rate of each bid,
     free and forced, with 95% intervals; and the expected net points of each bid level per strength
-    bucket, with the guide's choice circled."""
+    bucket (cells with at least ``min_n`` hands), with the guide's choice circled."""
     preset = preset or str(contracts["preset"].sort()[0])
     c = contracts.filter(pl.col("preset") == preset)
-    e = ev.filter(pl.col("preset") == preset)
+    e = ev.filter(pl.col("preset") == preset, pl.col("n") >= min_n)
     g = guide.filter(pl.col("preset") == preset)
     fig, (ax, ax_ev) = plt.subplots(1, 2, figsize=(12, 4.5))
 
@@ -372,7 +373,7 @@ def figure(
     ax_ev.axhline(0, color="grey", linewidth=0.8)
     ax_ev.set_xlabel("strength bucket (end buckets pooled)")
     ax_ev.set_ylabel("mean net points of the bidding team")
-    ax_ev.set_title("expected points per bid and strength")
+    ax_ev.set_title(f"expected points per bid and strength (cells with n >= {min_n})")
     ax_ev.legend(fontsize="small")
     ax_ev.grid(alpha=0.3)
     fig.tight_layout()

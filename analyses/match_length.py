@@ -163,7 +163,8 @@ def figure(
     title: str = "",
 ) -> Figure:
     """Three panels against the target: mean hands per match (with the 10th-90th percentile band),
-    the share of each end reason, and the stronger side's match win rate, all with 95% intervals."""
+    the share of each end reason, and the stronger side's match win rate, all with 95% intervals.
+    ``title`` (e.g. the preset and the players of both sides) goes above the panels."""
     fig, (ax_len, ax_reason, ax_win) = plt.subplots(1, 3, figsize=(14, 4.2))
     t = lengths["target"].to_numpy()
     mean = lengths["mean"].to_numpy()
@@ -206,8 +207,7 @@ def figure(
     ax_win.set_ylim(0, 1.02)
     ax_win.set_xlabel("target")
     ax_win.set_ylabel("team 0 match win rate")
-    team0 = wins["players_team0"][0] if wins.height else ""
-    ax_win.set_title(f"stronger side (team 0: {team0})", fontsize="medium")
+    ax_win.set_title("stronger side (team 0) wins the match")
     ax_win.grid(alpha=0.3)
     if title:
         fig.suptitle(title)
