@@ -145,7 +145,8 @@ def concat_tables(runs: Iterable[Tables], name: str) -> pl.LazyFrame:
     return pl.concat(frames, how="diagonal_relaxed")
 
 
-def _require(frame: pl.LazyFrame, names: Iterable[str]) -> None:
+def require_columns(frame: pl.LazyFrame, names: Iterable[str]) -> None:
+    """Raise ``ValueError`` naming the columns of ``names`` that ``frame`` lacks."""
     missing = [c for c in names if c not in frame.collect_schema().names()]
     if missing:
         raise ValueError(

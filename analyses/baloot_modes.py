@@ -90,14 +90,13 @@ def buyer_results(hands: Frame) -> pl.DataFrame:
         rate_table(lf, ["mode"], expr).with_columns(pl.lit(name).alias("measure"))
         for name, expr in measures.items()
     ]
-    human = {("buyer_fails", m): v for m, v in HUMAN_FAIL.items()} | {
-        ("kaboot", m): v for m, v in HUMAN_KABOOT.items()
-    }
-    out = pl.concat(parts).with_columns(
-        pl.struct("measure", "mode")
-        .map_elements(lambda s: human.get((s["measure"], s["mode"])), return_dtype=pl.Float64)
-        .alias("human")
+    human = pl.DataFrame(
+        [("buyer_fails", m, v) for m, v in HUMAN_FAIL.items()]
+        + [("kaboot", m, v) for m, v in HUMAN_KABOOT.items()],
+        schema={"measure": pl.String, "mode": pl.String, "human": pl.Float64},
+        orient="row",
     )
+    out = pl.concat(parts).join(human, on=["measure", "mode"], how="left")
     out = out.with_columns(
         pl.when(pl.col("human").is_null())
         .then(None)

@@ -42,12 +42,12 @@ from matplotlib.figure import Figure
 
 from ._common import (
     Frame,
-    _require,
     bidder_net_points,
     has_bidder,
     mean_table,
     rate_table,
     relative_seat,
+    require_columns,
 )
 
 KOUT_FEATURES = (
@@ -121,7 +121,7 @@ def prepare(hands: Frame, *, instant_value: float | None = None) -> pl.LazyFrame
     expected-points tables and the guide (its made rate is still reported).
     """
     lf = hands.lazy()
-    _require(lf, ("family", "n_seats", "preset"))
+    require_columns(lf, ("family", "n_seats", "preset"))
     is_baloot = pl.col("family") == "baloot"
     n_pass = pl.col("calls").list.eval((pl.element() == "pass").cast(pl.Int16)).list.sum()
     forced = (
@@ -249,12 +249,15 @@ def by_feature(hands: Frame, features: Sequence[str] | None = None) -> pl.DataFr
     ).sort(["preset", "feature", "bid", "order"], nulls_last=True)
 
 
-def expected_points(hands: Frame, *, include_forced: bool = False) -> pl.DataFrame:
+def expected_points(
+    hands: Frame, *, include_forced: bool = False, instant_value: float | None = None
+) -> pl.DataFrame:
     """Mean ``net_points`` of each bid level per strength bucket (preset, strength_bucket, bid),
     with ``n``, ``sd`` and the 95% normal interval ``low``..``high`` of the mean, and the made rate
     ``made_rate`` of the same hands. Forced bids are left out unless ``include_forced``; hands
-    whose value is not in points (``net_points`` null) are left out."""
-    lf = prepare(hands).filter(pl.col("net_points").is_not_null())
+    whose value is not in points (``net_points`` null) are left out; ``instant_value`` gives the
+    Bahraini Inzili a value in points (see :func:`prepare`)."""
+    lf = prepare(hands, instant_value=instant_value).filter(pl.col("net_points").is_not_null())
     if not include_forced:
         lf = lf.filter(~pl.col("forced"))
     keys = ["preset", "strength_bucket", "bid"]

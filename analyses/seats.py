@@ -20,10 +20,10 @@ from matplotlib.figure import Figure
 
 from ._common import (
     Frame,
-    _require,
     bidder_net_points,
     has_bidder,
     relative_seat,
+    require_columns,
     team_points,
     with_wilson,
 )
@@ -34,7 +34,7 @@ def bid_share(hands: Frame) -> pl.DataFrame:
     out of the ``n`` hands with a bidder (Baloot void hands left out), with the share and its
     interval. Equal seats would each have ``1 / n_seats``."""
     lf = hands.lazy()
-    _require(lf, ("preset", "n_seats"))
+    require_columns(lf, ("preset", "n_seats"))
     lf = lf.filter(has_bidder()).with_columns(relative_seat("bidder").alias("seat_rel"))
     counts = lf.group_by(["preset", "n_seats", "seat_rel"]).agg(pl.len().cast(pl.Int64).alias("k"))
     totals = lf.group_by("preset").agg(pl.len().cast(pl.Int64).alias("n"))
@@ -61,7 +61,7 @@ def bidder_results(hands: Frame) -> pl.DataFrame:
     mean net points (``points_mean``, ``points_low``, ``points_high``, ``points_n``; Inzili,
     forced-joker and Gahwa hands, whose value is not in points, left out)."""
     lf = hands.lazy()
-    _require(lf, ("preset", "n_seats", "family"))
+    require_columns(lf, ("preset", "n_seats", "family"))
     lf = lf.filter(has_bidder()).with_columns(
         relative_seat("bidder").alias("seat_rel"),
         bidder_net_points(),
@@ -97,7 +97,7 @@ def seat_points(hands: Frame) -> pl.DataFrame:
     (bidding or defending), with ``n``, ``sd`` and interval, over every hand (Baloot void hands
     count as 0)."""
     lf = hands.lazy()
-    _require(lf, ("preset", "n_seats"))
+    require_columns(lf, ("preset", "n_seats"))
     n_max = int(lf.select(pl.col("n_seats").max()).collect().item())
     parts = []
     for rel in range(n_max):
@@ -133,7 +133,7 @@ def first_dealer_wins(matches: Frame) -> pl.DataFrame:
     first dealer's team (``first_dealer_team`` 0 or 1, or ``"any"``), which shows whether the
     players of the two teams differ."""
     lf = matches.lazy()
-    _require(lf, ("preset",))
+    require_columns(lf, ("preset",))
     lf = lf.with_columns(
         (pl.col("first_dealer") % 2).cast(pl.String).alias("first_dealer_team"),
         (pl.col("winner") == pl.col("first_dealer") % 2).alias("_won"),

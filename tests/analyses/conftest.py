@@ -77,3 +77,13 @@ def hands_of(folder: Path) -> pl.DataFrame:
 
 def matches_of(folder: Path) -> pl.DataFrame:
     return load_run(folder)["matches"].collect()
+
+
+@pytest.fixture(scope="session")
+def six_run(runs_root: Path) -> Path:
+    """kout_bo_6, heuristic players, 60 whole matches (six seats)."""
+    return Path(
+        kout_sim.simulate(
+            "kout_bo_6", players="heuristic", matches=60, seed=16, out=runs_root / "kout_bo_6"
+        )
+    )

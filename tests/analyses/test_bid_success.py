@@ -143,3 +143,28 @@ def test_figure(kout_run: Path) -> None:
     fig = bs.figure(bs.by_contract(hands), ev, bs.bid_guide(ev))
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     plt.close(fig)
+
+
+def test_six_seats_forced_bids_and_seats(six_run: Path) -> None:
+    hands = hands_of(six_run)
+    raw = pl.read_parquet(six_run / "hands" / "*.parquet")
+    forced = np.array(
+        [
+            b == d and c.count("pass") == 5
+            for b, d, c in zip(raw["bidder"], raw["dealer"], raw["calls"].to_list())
+        ]
+    )
+    table = bs.by_forced(hands)
+    assert table.filter(pl.col("forced"))["rows"].sum() == forced.sum()
+    assert table.filter(pl.col("malzoom"))["rows"].sum() == raw["malzoom"].sum()
+    seats_seen = bs.by_seat(hands)["seat_rel"].unique().sort().to_list()
+    assert seats_seen == list(range(6))
+
+
+def test_missing_run_columns_are_named(kout_run: Path) -> None:
+    raw = pl.read_parquet(kout_run / "hands" / "*.parquet")
+    with pytest.raises(ValueError, match="missing columns"):
+        bs.by_contract(raw)
+    from analyses._common import with_run_columns
+
+    assert bs.by_contract(with_run_columns(raw, "kout_bo_4"))["rows"].sum() == len(raw)

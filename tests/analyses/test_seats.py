@@ -63,3 +63,18 @@ def test_figure(kout_matches_run: Path) -> None:
     )
     assert isinstance(fig, Figure) and len(fig.axes) == 4
     plt.close(fig)
+
+
+def test_six_seats(six_run: Path) -> None:
+    hands = hands_of(six_run)
+    share = seats.bid_share(hands)
+    assert share["seat_rel"].to_list() == list(range(6)) and share["k"].sum() == len(hands)
+    assert share["even"].to_list() == [pytest.approx(1 / 6)] * 6
+    pts = seats.seat_points(hands)
+    total = (hands["points_team0"].cast(pl.Int64) + hands["points_team1"]).to_numpy()
+    assert pts["mean"].sum() == pytest.approx(3 * total.mean())
+    fig = seats.figure(
+        share, seats.bidder_results(hands), pts, seats.first_dealer_wins(matches_of(six_run))
+    )
+    assert len(fig.axes) == 4
+    plt.close(fig)
