@@ -1,0 +1,239 @@
+"""Seat and dealer effects: who wins the auction, who makes it and who scores, by seat relative to
+the dealer; and whether the first dealer's team wins the match more often.
+
+Input: the ``hands`` and ``matches`` tables of one or more runs with the run columns ``preset``,
+``family`` and ``n_seats`` (:func:`analyses._common.load_run`). Seats are counted from the dealer in
+playing order (``seat_rel``): 1 is the dealer's right, the first to speak (Baloot: P1, who also
+leads the first trick), ..., 0 is the dealer, the last to speak (Baloot: P4). Rates come with ``k``,
+``n`` and a 95% Wilson interval; means with ``n``, ``sd`` and a 95% normal interval.
+
+With equal players in every seat (one player spec for the run) any difference between seats comes
+from the rules: the order of speaking, the dealer's forced bid, who leads first.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+
+from ._common import (
+    Frame,
+    bidder_net_points,
+    has_bidder,
+    relative_seat,
+    require_columns,
+    team_points,
+    with_wilson,
+)
+
+
+def bid_share(hands: Frame) -> pl.DataFrame:
+    """Per preset and seat relative to the dealer: ``k`` hands in which that seat won the auction
+    out of the ``n`` hands with a bidder (Baloot void hands left out), with the share and its
+    interval. Equal seats would each have ``1 / n_seats``."""
+    lf = hands.lazy()
+    require_columns(lf, ("preset", "n_seats"))
+    lf = lf.filter(has_bidder()).with_columns(relative_seat("bidder").alias("seat_rel"))
+    counts = lf.group_by(["preset", "n_seats", "seat_rel"]).agg(pl.len().cast(pl.Int64).alias("k"))
+    totals = lf.group_by("preset").agg(pl.len().cast(pl.Int64).alias("n"))
+    seats = (
+        lf.select("preset", "n_seats")
+        .unique()
+        .with_columns(seat_rel=pl.int_ranges(0, pl.col("n_seats").cast(pl.Int64)))
+        .explode("seat_rel")
+        .with_columns(pl.col("seat_rel").cast(pl.Int8))
+    )
+    out = (
+        seats.join(counts, on=["preset", "n_seats", "seat_rel"], how="left")
+        .join(totals, on="preset")
+        .with_columns(pl.col("k").fill_null(0))
+        .sort(["preset", "seat_rel"])
+        .collect()
+    )
+    return with_wilson(out).with_columns(even=1.0 / pl.col("n_seats"))
+
+
+def bidder_results(hands: Frame) -> pl.DataFrame:
+    """Per preset and the bidder's seat relative to the dealer: made rate (``k``, ``n``, ``rate``,
+    ``low``, ``high``; a Bahraini forced joker lead is left out of ``n``) and the bidding team's
+    mean net points (``points_mean``, ``points_low``, ``points_high``, ``points_n``; Inzili,
+    forced-joker and Gahwa hands, whose value is not in points, left out)."""
+    lf = hands.lazy()
+    require_columns(lf, ("preset", "n_seats", "family"))
+    lf = lf.filter(has_bidder()).with_columns(
+        relative_seat("bidder").alias("seat_rel"),
+        bidder_net_points(),
+        (
+            ((pl.col("family") == "kout_bh") & (pl.col("contract") == 8))
+            | pl.col("forced_joker").fill_null(False)
+            | pl.col("gahwa").fill_null(False)
+        ).alias("_not_points"),
+    )
+    net = pl.when(pl.col("_not_points")).then(None).otherwise(pl.col("net_points"))
+    net = net.cast(pl.Float64)
+    sd = net.std(ddof=1)
+    m = net.mean()
+    half = 1.96 * sd / net.count().cast(pl.Float64).sqrt()
+    out = (
+        lf.group_by(["preset", "seat_rel"])
+        .agg(
+            pl.col("made").fill_null(False).sum().cast(pl.Int64).alias("k"),
+            pl.col("made").count().cast(pl.Int64).alias("n"),
+            net.count().cast(pl.Int64).alias("points_n"),
+            m.alias("points_mean"),
+            (m - half).alias("points_low"),
+            (m + half).alias("points_high"),
+        )
+        .sort(["preset", "seat_rel"])
+        .collect()
+    )
+    return with_wilson(out)
+
+
+def seat_points(hands: Frame) -> pl.DataFrame:
+    """Per preset and seat relative to the dealer: mean points banked per hand by that seat's team
+    (bidding or defending), with ``n``, ``sd`` and interval, over every hand (Baloot void hands
+    count as 0)."""
+    lf = hands.lazy()
+    require_columns(lf, ("preset", "n_seats"))
+    n_max = int(lf.select(pl.col("n_seats").max()).collect().item())
+    parts = []
+    for rel in range(n_max):
+        seat = (pl.col("dealer").cast(pl.Int16) + rel) % pl.col("n_seats").cast(pl.Int16)
+        parts.append(
+            lf.filter(pl.col("n_seats") > rel).select(
+                "preset",
+                pl.lit(rel, dtype=pl.Int8).alias("seat_rel"),
+                team_points(seat % 2).fill_null(0).cast(pl.Float64).alias("points"),
+            )
+        )
+    both = pl.concat(parts)
+    v = pl.col("points")
+    sd = v.std(ddof=1)
+    half = 1.96 * sd / v.count().cast(pl.Float64).sqrt()
+    return (
+        both.group_by(["preset", "seat_rel"])
+        .agg(
+            v.count().cast(pl.Int64).alias("n"),
+            v.mean().alias("mean"),
+            sd.alias("sd"),
+            (v.mean() - half).alias("low"),
+            (v.mean() + half).alias("high"),
+        )
+        .sort(["preset", "seat_rel"])
+        .collect()
+    )
+
+
+def first_dealer_wins(matches: Frame) -> pl.DataFrame:
+    """Per preset: ``k`` matches won by the first dealer's team (``first_dealer % 2``) out of ``n``,
+    with the rate and its interval (0.5 means no first-deal advantage), and the same split by the
+    first dealer's team (``first_dealer_team`` 0 or 1, or ``"any"``), which shows whether the
+    players of the two teams differ."""
+    lf = matches.lazy()
+    require_columns(lf, ("preset",))
+    lf = lf.with_columns(
+        (pl.col("first_dealer") % 2).cast(pl.String).alias("first_dealer_team"),
+        (pl.col("winner") == pl.col("first_dealer") % 2).alias("_won"),
+    )
+    keys = ["preset", "first_dealer_team"]
+    by_team = lf.group_by(keys).agg(
+        pl.col("_won").sum().cast(pl.Int64).alias("k"), pl.len().cast(pl.Int64).alias("n")
+    )
+    overall = lf.group_by("preset").agg(
+        pl.lit("any").alias("first_dealer_team"),
+        pl.col("_won").sum().cast(pl.Int64).alias("k"),
+        pl.len().cast(pl.Int64).alias("n"),
+    )
+    out = pl.concat([overall.select(*keys, "k", "n"), by_team.select(*keys, "k", "n")])
+    return with_wilson(out.sort(keys).collect())
+
+
+def _err(ax: plt.Axes, x: np.ndarray, df: pl.DataFrame, label: str, dx: float = 0.0) -> None:
+    rate = df["rate"].fill_null(0).to_numpy()
+    yerr = np.vstack([rate - df["low"].to_numpy(), df["high"].to_numpy() - rate])
+    ax.errorbar(x + dx, rate, yerr=yerr, fmt="o", capsize=4, label=label)
+
+
+def _seat_labels(n: int) -> list[str]:
+    return [f"{r}\n(dealer)" if r == 0 else f"{r}" for r in [*range(1, n), 0]]
+
+
+def figure(
+    share: pl.DataFrame,
+    results: pl.DataFrame,
+    points: pl.DataFrame,
+    first: pl.DataFrame,
+    *,
+    preset: str | None = None,
+) -> Figure:
+    """Four panels for one preset (default: the first): auction won, made rate, the bidding team's
+    net points and every seat's team points per hand, by seat relative to the dealer (first to
+    speak on the left, the dealer on the right); and the first dealer's team's match win rate."""
+    preset = preset or str(share["preset"].sort()[0])
+    s = share.filter(pl.col("preset") == preset)
+    n = int(s["n_seats"][0])
+    order = [*range(1, n), 0]
+
+    def arranged(df: pl.DataFrame) -> pl.DataFrame:
+        df = df.filter(pl.col("preset") == preset)
+        return pl.DataFrame({"seat_rel": order}, schema={"seat_rel": pl.Int8}).join(
+            df, on="seat_rel", how="left", maintain_order="left"
+        )
+
+    x = np.arange(n)
+    fig, axes = plt.subplots(1, 4, figsize=(16, 4), gridspec_kw={"width_ratios": [3, 3, 3, 2]})
+    ax_share, ax_made, ax_pts, ax_first = axes
+    _err(ax_share, x, arranged(share), "won the auction")
+    ax_share.axhline(1 / n, color="grey", linestyle="--", linewidth=0.8, label="1 / seats")
+    ax_share.set_title(f"{preset}: who buys the contract")
+    ax_share.set_ylabel("share of hands")
+    ax_share.legend(fontsize="small")
+
+    _err(ax_made, x, arranged(results), "made rate")
+    ax_made.set_title("bidder makes the contract")
+    ax_made.set_ylabel("made rate")
+    ax_made.set_ylim(0, 1.02)
+
+    r = arranged(results)
+    m = r["points_mean"].fill_null(0).to_numpy()
+    ax_pts.errorbar(
+        x - 0.1,
+        m,
+        yerr=np.vstack([m - r["points_low"].to_numpy(), r["points_high"].to_numpy() - m]),
+        fmt="o",
+        capsize=4,
+        label="bidding team's net points",
+    )
+    p = arranged(points)
+    pm = p["mean"].fill_null(0).to_numpy()
+    ax_pts.errorbar(
+        x + 0.1,
+        pm,
+        yerr=np.vstack([pm - p["low"].to_numpy(), p["high"].to_numpy() - pm]),
+        fmt="s",
+        capsize=4,
+        label="seat's team points, every hand",
+    )
+    ax_pts.axhline(0, color="grey", linewidth=0.8)
+    ax_pts.set_title("points per hand")
+    ax_pts.legend(fontsize="small")
+    for ax in (ax_share, ax_made, ax_pts):
+        ax.set_xticks(x, _seat_labels(n))
+        ax.set_xlabel("seat from the dealer (1 = speaks first)")
+        ax.grid(axis="y", alpha=0.3)
+
+    f = first.filter(pl.col("preset") == preset)
+    labels = f["first_dealer_team"].to_list()
+    _err(ax_first, np.arange(len(labels)), f, "first dealer's team")
+    ax_first.axhline(0.5, color="grey", linestyle="--", linewidth=0.8)
+    ax_first.set_xticks(np.arange(len(labels)), [f"team {t}" if t != "any" else t for t in labels])
+    ax_first.set_xlabel("first dealer's team")
+    ax_first.set_ylabel("match win rate of the first dealer's team")
+    ax_first.set_ylim(0, 1.02)
+    ax_first.set_title("first deal and the match")
+    ax_first.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    return fig
