@@ -30,7 +30,7 @@ HAND_COLUMNS: tuple[Column, ...] = (
     Column("match", pa.int64(), "match index = its random stream index (hands runs: the hand's)"),
     Column("hand", pa.int16(), "hand number within the match, from 0 (0 in hands runs)"),
     Column("dealer", pa.int8(), "dealer seat"),
-    Column("bidder", pa.int8(), "seat that won the auction"),
+    Column("bidder", pa.int8(), "seat that won the auction (-1: none, a Baloot hand all passed)"),
     Column("contract", pa.int8(), "winning bid (tricks)"),
     Column("malzoom", pa.bool_(), "forced dealer bid of exactly 5 (Kout Bo, RULES.md 1.3)"),
     Column("trump", pa.string(), "trump suit letter S H D C (null: Baloot Sun or a void hand)"),
