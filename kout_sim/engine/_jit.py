@@ -17,6 +17,9 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+NOT_KERNELS = {"registry.py", "lineup.py", "__init__.py", "__main__.py", "step.py"}
+"""Sources without kernels: editing them never invalidates compiled code."""
+
 
 def _cache_dir() -> str:
     """Numba cache folder keyed by a digest of every kernel source file.
@@ -27,7 +30,8 @@ def _cache_dir() -> str:
     """
     digest = hashlib.sha256()
     package = Path(__file__).parent.parent
-    for path in sorted([*package.glob("engine/*.py"), *package.glob("players/*.py")]):
+    sources = [*package.glob("engine/*.py"), *package.glob("players/*.py")]
+    for path in sorted(p for p in sources if p.name not in NOT_KERNELS):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kout_sim" / "numba"

@@ -60,7 +60,7 @@ ISMCTS_PARAMS: tuple[Param, ...] = (
     Param(
         "calls",
         4,
-        1,
+        0,
         0,
         1,
         "1: search the calls (bids, trump, Baloot buying and doubling) too; 0: make them with the "

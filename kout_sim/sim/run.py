@@ -40,6 +40,9 @@ from .batch import Players, check_workers, lineup_of, play_hands, play_matches
 SHARD_MATCHES = 4_096
 SHARD_HANDS = 1 << 20
 SHARD_HANDS_ACTIONS = 1 << 17  # with the actions table: ~100 decisions a hand
+# a searching seat makes a hand thousands of times slower: small shards keep every core busy
+SHARD_SEARCH_MATCHES = 16
+SHARD_SEARCH_HANDS = 1 << 12
 STATS_COLUMNS = ("match", "hand", "dealer", "bidder", "contract", "mode", "seat", "ply")
 SETTINGS = ("preset", "options", "players", "seed", "unit", "count", "shard_size", "actions")
 
@@ -264,10 +267,13 @@ def simulate(
     if out is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         out = Path("data") / "runs" / f"{preset}-seed{seed}-{stamp}"
+    searching = any(seat.name == "ismcts" for seat in lineup.seats)
     if unit == "hands":
         shard_size = SHARD_HANDS_ACTIONS if actions else SHARD_HANDS
+        if searching:
+            shard_size = SHARD_SEARCH_HANDS
     else:
-        shard_size = SHARD_MATCHES
+        shard_size = SHARD_SEARCH_MATCHES if searching else SHARD_MATCHES
     spec = RunSpec(
         rules.name,
         dict(rules.options),
