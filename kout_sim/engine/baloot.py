@@ -478,11 +478,27 @@ def _apply_doubling(S: np.ndarray, call: int) -> None:
 
 
 @jit_inline
-def _strength(STR: np.ndarray, trow: int, led: int, card: int) -> int:
+def strength(STR: np.ndarray, trow: int, led: int, card: int) -> int:
+    """Strength of ``card`` in a trick led in suit ``led`` under table row ``trow`` (0: cannot win)."""
     s = STR[trow, card]
     if s == 0 and card // 13 == led:
         s = STR[T_LED, card]
     return s
+
+
+@jit_inline
+def winning_idx(S: np.ndarray, STR: np.ndarray) -> tuple[int, int]:
+    """(position in the current trick of the card winning it so far, that card's strength)."""
+    trow = S[S_TRUMP]
+    led = S[S_LED]
+    best = -1
+    best_idx = 0
+    for i in range(S[S_N_IN_TRICK]):
+        s = strength(STR, trow, led, S[S_TRICK + i])
+        if s > best:
+            best = s
+            best_idx = i
+    return best_idx, best
 
 
 @jit_inline
@@ -512,13 +528,7 @@ def legal_cards(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
             return other if other != 0 else hand  # 3.3.1: closed, no trump lead
         return hand
     led = S[S_LED]
-    best = -1
-    best_idx = 0
-    for i in range(k):
-        s = _strength(STR, trow, led, S[S_TRICK + i])
-        if s > best:
-            best = s
-            best_idx = i
+    best_idx, _ = winning_idx(S, STR)
     win_card = S[S_TRICK + best_idx]
     partner_wins = ((S[S_LEADER] + best_idx) & 1) == (seat & 1)
     follow = hand & P[P_SUIT_MASK + led]
@@ -646,13 +656,7 @@ def record_play(S: np.ndarray, P: np.ndarray, STR: np.ndarray, seat: int, card: 
         S[S_VOIDS] |= shown
         return
     led = S[S_LED]
-    best = -1
-    best_idx = 0
-    for i in range(k):
-        s = _strength(STR, trow, led, S[S_TRICK + i])
-        if s > best:
-            best = s
-            best_idx = i
+    best_idx, _ = winning_idx(S, STR)
     win = STR[trow, S[S_TRICK + best_idx]] if hokum else 0  # > 0: a trump wins the trick
     partner_wins = ((S[S_LEADER] + best_idx) & 1) == (seat & 1)
     no_higher = False  # no trump above the winning one was held

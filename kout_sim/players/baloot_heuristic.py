@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine._jit import jit, jit_inline, lowest_bit, nth_bit, popcount
+from ..engine.baloot import strength, winning_idx
 from ..engine.layout import (
     B_DBL_STAGE,
     B_FACE_UP,
@@ -417,16 +418,6 @@ def _order(STR: np.ndarray, trow: int, card: int) -> int:
     return STR[T_LED, card]
 
 
-@jit_inline
-def _power(STR: np.ndarray, trow: int, led: int, card: int) -> int:
-    """Strength of ``card`` in a trick led in suit ``led`` (RULES.md 3.4.4; 0 = cannot win)."""
-    if trow < 4 and card // 13 == trow:
-        return STR[trow, card]
-    if card // 13 == led:
-        return STR[T_LED, card]
-    return 0
-
-
 @jit
 def _is_master(STR: np.ndarray, trow: int, card: int, unseen: int) -> bool:
     """True if no card the seat has not seen (``unseen`` mask) outranks ``card`` in its suit."""
@@ -515,7 +506,7 @@ def _smear(STR: np.ndarray, prm: np.ndarray, trow: int, legal: int, hand: int, u
 
 
 @jit
-def _lowest_power(STR: np.ndarray, trow: int, led: int, cards: int) -> int:
+def _loweststrength(STR: np.ndarray, trow: int, led: int, cards: int) -> int:
     """The card of ``cards`` with the lowest trick strength (the cheapest winner)."""
     best = -1
     best_v = 1 << 30
@@ -523,7 +514,7 @@ def _lowest_power(STR: np.ndarray, trow: int, led: int, cards: int) -> int:
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        v = _power(STR, trow, led, c)
+        v = strength(STR, trow, led, c)
         if v < best_v:
             best_v = v
             best = c
@@ -539,7 +530,7 @@ def _strongest(STR: np.ndarray, trow: int, led: int, cards: int) -> int:
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        v = _power(STR, trow, led, c)
+        v = strength(STR, trow, led, c)
         if v > best_v:
             best_v = v
             best = c
@@ -579,7 +570,7 @@ def _lead(
             return top
         pull = prm[PRM_PULL] > 0.5 and popcount(hand & tmask) >= 3
         if S[S_BIDDER] == seat and pull:
-            return _lowest_power(STR, trow, trow, my_trumps)  # pull trumps with a small one
+            return _loweststrength(STR, trow, trow, my_trumps)  # pull trumps with a small one
     # cash a master of a side suit (an Ace, or the top card left)
     best = -1
     best_v = -1e9
@@ -600,7 +591,7 @@ def _lead(
         return best
     pull = S[S_BIDDER] == seat or prm[PRM_TEAM_PULL] > 0.5
     if hokum and buyer_team and my_trumps != 0 and trumps_out != 0 and pull:
-        return _lowest_power(STR, trow, trow, my_trumps)
+        return _loweststrength(STR, trow, trow, my_trumps)
     # lead low, preferably from a long side suit
     best_v = 1e9
     m = legal
@@ -650,13 +641,7 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
     if k == 0:
         return _lead(S, STR, prm, seat, mask, hand, unseen, trow)
     led = S[S_LED]
-    best = -1
-    best_i = 0
-    for i in range(k):
-        s = _power(STR, trow, led, S[S_TRICK + i])
-        if s > best:
-            best = s
-            best_i = i
+    best_i, best = winning_idx(S, STR)
     win_card = S[S_TRICK + best_i]
     partner_wins = (((leader + best_i) % 4) & 1) == (seat & 1)
     last = k == 3
@@ -666,7 +651,7 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        if _power(STR, trow, led, c) > best:
+        if strength(STR, trow, led, c) > best:
             beats |= 1 << c
             if last or _holds(STR, trow, led, c, unseen, n_safe):
                 sure |= 1 << c
@@ -674,12 +659,12 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
         if last or _holds(STR, trow, led, win_card, unseen, n_safe):
             return _smear(STR, prm, trow, mask, hand, unseen)
         if sure != 0 and tp >= prm[PRM_COVER]:
-            return _lowest_power(STR, trow, led, sure)
+            return _loweststrength(STR, trow, led, sure)
         return _dump(STR, prm, trow, mask, hand, unseen)
     # the opponents took every trick so far: stop their kaboot (RULES.md 3.6.4) at any price
     threat = S[S_N_DONE] >= 4 and S[S_TRICKS + (seat & 1)] == 0
     if sure != 0:
-        c = _lowest_power(STR, trow, led, sure)
+        c = _loweststrength(STR, trow, led, sure)
         # a pointless trick is not worth a trump honour or a master when something else can go
         if (
             threat
