@@ -506,7 +506,7 @@ def _smear(STR: np.ndarray, prm: np.ndarray, trow: int, legal: int, hand: int, u
 
 
 @jit
-def _loweststrength(STR: np.ndarray, trow: int, led: int, cards: int) -> int:
+def _weakest(STR: np.ndarray, trow: int, led: int, cards: int) -> int:
     """The card of ``cards`` with the lowest trick strength (the cheapest winner)."""
     best = -1
     best_v = 1 << 30
@@ -570,7 +570,7 @@ def _lead(
             return top
         pull = prm[PRM_PULL] > 0.5 and popcount(hand & tmask) >= 3
         if S[S_BIDDER] == seat and pull:
-            return _loweststrength(STR, trow, trow, my_trumps)  # pull trumps with a small one
+            return _weakest(STR, trow, trow, my_trumps)  # pull trumps with a small one
     # cash a master of a side suit (an Ace, or the top card left)
     best = -1
     best_v = -1e9
@@ -591,7 +591,7 @@ def _lead(
         return best
     pull = S[S_BIDDER] == seat or prm[PRM_TEAM_PULL] > 0.5
     if hokum and buyer_team and my_trumps != 0 and trumps_out != 0 and pull:
-        return _loweststrength(STR, trow, trow, my_trumps)
+        return _weakest(STR, trow, trow, my_trumps)
     # lead low, preferably from a long side suit
     best_v = 1e9
     m = legal
@@ -659,12 +659,12 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
         if last or _holds(STR, trow, led, win_card, unseen, n_safe):
             return _smear(STR, prm, trow, mask, hand, unseen)
         if sure != 0 and tp >= prm[PRM_COVER]:
-            return _loweststrength(STR, trow, led, sure)
+            return _weakest(STR, trow, led, sure)
         return _dump(STR, prm, trow, mask, hand, unseen)
     # the opponents took every trick so far: stop their kaboot (RULES.md 3.6.4) at any price
     threat = S[S_N_DONE] >= 4 and S[S_TRICKS + (seat & 1)] == 0
     if sure != 0:
-        c = _loweststrength(STR, trow, led, sure)
+        c = _weakest(STR, trow, led, sure)
         # a pointless trick is not worth a trump honour or a master when something else can go
         if (
             threat
