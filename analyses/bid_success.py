@@ -123,7 +123,7 @@ def prepare(hands: Frame, *, instant_value: float | None = None) -> pl.LazyFrame
     lf = hands.lazy()
     require_columns(lf, ("family", "n_seats", "preset"))
     is_baloot = pl.col("family") == "baloot"
-    n_pass = pl.col("calls").list.eval((pl.element() == "pass").cast(pl.Int16)).list.sum()
+    n_pass = pl.col("calls").str.count_matches(r"\bpass\b").cast(pl.Int16)
     forced = (
         ~is_baloot
         & (pl.col("bidder") == pl.col("dealer"))

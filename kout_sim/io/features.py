@@ -1,8 +1,10 @@
-"""List and label columns of the tables, built from the packed fields of the result rows.
+"""Text and list columns of the tables, built from the packed fields of the result rows.
 
 The calls (one byte each in ``R_CALLS``) and the trick winners (one byte each in ``R_WINNERS``) are
-viewed as bytes and turned into arrow list columns without a Python loop; call and action names are
-dictionary-decoded.
+written as short strings (``"pass 5 pass 6 S"``, ``"0213"``): parquet writes a string column
+several times faster than a list column, and ``str.split`` gives the list back. Every string column
+is assembled from its codes by a small kernel (a gather through a table of names), never row by
+row in Python.
 """
 
 from __future__ import annotations
@@ -12,15 +14,109 @@ import pyarrow as pa
 
 from .. import cards as C
 from ..engine import layout as L
+from ..engine._jit import jit
 
 
-def _byte_lists(packed: np.ndarray, counts: np.ndarray) -> tuple[pa.Array, np.ndarray]:
-    """(offsets, codes - 1) of the byte-packed entries: ``counts[i]`` leading bytes of row ``i``."""
-    data = np.ascontiguousarray(packed).view(np.uint8).reshape(len(packed), -1)
-    offsets = np.zeros(len(packed) + 1, dtype=np.int32)
-    np.cumsum(counts, out=offsets[1:])
-    valid = np.arange(data.shape[1], dtype=np.int64)[None, :] < counts[:, None]
-    return pa.array(offsets), (data[valid].astype(np.int8) - 1)
+@jit
+def _join_packed(
+    packed: np.ndarray,
+    counts: np.ndarray,
+    table: np.ndarray,
+    start: np.ndarray,
+    length: np.ndarray,
+    sep: np.ndarray,
+    offsets: np.ndarray,
+) -> np.ndarray:
+    """Row ``i`` of a string column: the names of the first ``counts[i]`` bytes of ``packed[i]``
+    (little-endian bytes of its int64 words, each a name index + 1), joined by ``sep``. Fills
+    ``offsets`` (int32[n + 1]) and returns the character data."""
+    n = packed.shape[0]
+    total = 0
+    for i in range(n):
+        offsets[i] = total
+        for j in range(counts[i]):
+            code = ((packed[i, j >> 3] >> ((j & 7) * 8)) & 0xFF) - 1
+            total += length[code] + (sep.size if j > 0 else 0)
+    offsets[n] = total
+    data = np.empty(total, dtype=np.uint8)
+    at = 0
+    for i in range(n):
+        for j in range(counts[i]):
+            if j > 0:
+                for b in range(sep.size):
+                    data[at] = sep[b]
+                    at += 1
+            code = ((packed[i, j >> 3] >> ((j & 7) * 8)) & 0xFF) - 1
+            for b in range(length[code]):
+                data[at] = table[start[code] + b]
+                at += 1
+    return data
+
+
+@jit
+def _join_codes(
+    codes: np.ndarray,
+    valid: np.ndarray,
+    table: np.ndarray,
+    start: np.ndarray,
+    length: np.ndarray,
+    offsets: np.ndarray,
+) -> np.ndarray:
+    """Row ``i`` of a string column: the name of ``codes[i]`` (empty where not ``valid``). Fills
+    ``offsets`` (int32[n + 1]) and returns the character data."""
+    n = codes.size
+    total = 0
+    for i in range(n):
+        offsets[i] = total
+        if valid[i]:
+            total += length[codes[i]]
+    offsets[n] = total
+    data = np.empty(total, dtype=np.uint8)
+    for i in range(n):
+        if valid[i]:
+            at = offsets[i]
+            for b in range(length[codes[i]]):
+                data[at + b] = table[start[codes[i]] + b]
+    return data
+
+
+def _name_table(names: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(utf-8 bytes of all names, start and length of each)."""
+    encoded = [name.encode() for name in names]
+    length = np.array([len(e) for e in encoded], dtype=np.int64)
+    start = np.zeros(len(names), dtype=np.int64)
+    np.cumsum(length[:-1], out=start[1:])
+    return np.frombuffer(b"".join(encoded) or b"\0", dtype=np.uint8), start, length
+
+
+def _strings(n: int, offsets: np.ndarray, data: np.ndarray, mask: np.ndarray | None) -> pa.Array:
+    validity, null_count = None, 0
+    if mask is not None and mask.any():
+        validity = pa.array(~mask).buffers()[1]
+        null_count = int(mask.sum())
+    return pa.StringArray.from_buffers(
+        n, pa.py_buffer(offsets), pa.py_buffer(data), validity, null_count
+    )
+
+
+def joined(names: list[str], packed: np.ndarray, counts: np.ndarray, sep: str = " ") -> pa.Array:
+    """A string column: row ``i`` joins the names of the first ``counts[i]`` entries packed one
+    byte each (name index + 1) in the int64 words of ``packed[i]``, with ``sep``."""
+    table, start, length = _name_table(names)
+    offsets = np.empty(len(counts) + 1, dtype=np.int32)
+    separator = np.frombuffer(sep.encode() or b"\0", dtype=np.uint8)[: len(sep.encode())]
+    data = _join_packed(packed, counts.astype(np.int64), table, start, length, separator, offsets)
+    return _strings(len(counts), offsets, data, None)
+
+
+def labels(names: list[str], codes: np.ndarray, mask: np.ndarray | None = None) -> pa.Array:
+    """A string column of one name per row, ``names[codes]``; null where ``mask``."""
+    codes = np.ascontiguousarray(codes, dtype=np.int64)
+    valid = np.ones(len(codes), dtype=np.bool_) if mask is None else ~mask
+    table, start, length = _name_table(names)
+    offsets = np.empty(len(codes) + 1, dtype=np.int32)
+    data = _join_codes(codes, valid, table, start, length, offsets)
+    return _strings(len(codes), offsets, data, mask)
 
 
 def call_names(family: str) -> list[str]:
@@ -39,16 +135,14 @@ def action_names(family: str) -> list[str]:
 
 
 def calls(rows: np.ndarray, family: str) -> pa.Array:
-    """The calls of each hand, in order, as a list of call names."""
-    offsets, codes = _byte_lists(rows[:, L.R_CALLS : L.R_CALLS + 4], rows[:, L.R_N_CALLS])
-    names = pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(call_names(family)))
-    return pa.ListArray.from_arrays(offsets, names.cast(pa.string()))
+    """The calls of each hand, in order, as call names joined by spaces."""
+    return joined(call_names(family), rows[:, L.R_CALLS : L.R_CALLS + 4], rows[:, L.R_N_CALLS])
 
 
 def trick_winners(rows: np.ndarray) -> pa.Array:
-    """The seat that won each completed trick, in order."""
-    offsets, codes = _byte_lists(rows[:, L.R_WINNERS : L.R_WINNERS + 2], rows[:, L.R_N_DONE])
-    return pa.ListArray.from_arrays(offsets, pa.array(codes))
+    """The seat that won each completed trick, in order, one digit per trick."""
+    digits = [str(seat) for seat in range(10)]
+    return joined(digits, rows[:, L.R_WINNERS : L.R_WINNERS + 2], rows[:, L.R_N_DONE], "")
 
 
 def projects(rows: np.ndarray, none: np.ndarray) -> pa.Array:
@@ -57,6 +151,6 @@ def projects(rows: np.ndarray, none: np.ndarray) -> pa.Array:
     counts = (codes > 0).sum(axis=1)
     offsets = np.zeros(len(rows) + 1, dtype=np.int32)
     np.cumsum(counts, out=offsets[1:])
-    flat = (codes[codes > 0] // 1000).astype(np.int32)
-    names = pa.DictionaryArray.from_arrays(pa.array(flat), pa.array(list(L.PROJ_NAMES)))
-    return pa.ListArray.from_arrays(pa.array(offsets), names.cast(pa.string()), mask=pa.array(none))
+    flat = (codes[codes > 0] // 1000).astype(np.int64)
+    names = labels(list(L.PROJ_NAMES), flat)
+    return pa.ListArray.from_arrays(pa.array(offsets), names, mask=pa.array(none))

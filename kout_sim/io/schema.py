@@ -72,10 +72,15 @@ HAND_COLUMNS: tuple[Column, ...] = (
     Column("forced_joker", pa.bool_(), "a forced joker lead ended the hand (RULES.md 2.8)"),
     Column(
         "calls",
-        pa.list_(pa.string()),
-        "the calls in order: pass, bids 5..9, trump suit letters; Baloot call names",
+        pa.string(),
+        "the calls in order, space-separated: pass, bids 5..9, trump suit letters; Baloot call "
+        "names (`str.split(' ')` gives the list)",
     ),
-    Column("trick_winners", pa.list_(pa.int8()), "seat that won each completed trick, in order"),
+    Column(
+        "trick_winners",
+        pa.string(),
+        "seat that won each completed trick, in order, one digit per trick (e.g. `0213`)",
+    ),
     Column("bj_holder", pa.int8(), "seat dealt the small joker BJ (null: not in the deck)"),
     Column("rj_holder", pa.int8(), "seat dealt the big joker RJ (null: not in the deck)"),
     Column("jk_holder", pa.int8(), "seat dealt the Bahraini joker JK (null: not in the deck)"),
@@ -125,9 +130,10 @@ MATCH_COLUMNS: tuple[Column, ...] = (
 
 
 def _labels(codes: np.ndarray, names: list[str], missing: np.ndarray | None = None) -> pa.Array:
-    """A string column from small integer codes, built in arrow (dictionary decode), not Python."""
-    indices = pa.array(codes.astype(np.int32), mask=missing)
-    return pa.DictionaryArray.from_arrays(indices, pa.array(names)).cast(pa.string())
+    """A string column from small integer codes (null where ``missing``), built in numpy."""
+    if missing is not None:
+        missing = np.broadcast_to(np.asarray(missing, dtype=bool), codes.shape)
+    return F.labels(names, codes, missing)
 
 
 CARD_NAMES = [C.format_card(c) if c < 52 or c in C.JOKER_NAMES else "" for c in range(C.N_CARDS)]

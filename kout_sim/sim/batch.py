@@ -106,7 +106,7 @@ def _match_chunk(
     P, STR = rules.tables
     kinds, params = lineup.kinds, lineup.params(rules.preset.family)
     match_rows = np.zeros((n, L.X_SIZE), dtype=np.int64)
-    capacity = n * 48
+    capacity = n * 48 + 100  # not a power of two times a power of two: see run.SHARD_HANDS
     while True:
         hand_rows = new_rows(capacity)
         trace = np.zeros((capacity if traced else 0, L.MAX_ACTIONS), dtype=np.int32)
