@@ -251,6 +251,75 @@ def duel(
 
 
 @main.command()
+@click.option("--preset", default="kout_bo_4", show_default=True, help="Kout rule preset.")
+@click.option("--option", "option", multiple=True, metavar="KEY=VALUE", help="Preset option.")
+@click.option(
+    "--players",
+    multiple=True,
+    metavar="SPEC",
+    help="Players (random or heuristic), as for simulate [heuristic].",
+)
+@click.option("--hands", type=int, default=1_000_000, show_default=True, help="Hands to fork.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
+@click.option("--out", type=click.Path(), required=True, help="Run folder to write.")
+@click.option(
+    "--at",
+    type=click.Choice(["default", "lead", "any"]),
+    default="default",
+    show_default=True,
+    help="Fork joker leads only (lead), every joker play (any); default: leads for Kout Bo, "
+    "every play for Bahraini Kout (shedding the joker).",
+)
+@click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
+@click.option("--overwrite", is_flag=True, help="Replace an existing folder.")
+def forks(
+    preset: str,
+    option: tuple[str, ...],
+    players: tuple[str, ...],
+    hands: int,
+    seed: int,
+    out: str,
+    at: str,
+    workers: int | None,
+    overwrite: bool,
+) -> None:
+    """Play every joker decision of N hands on twice (joker / best other card, same random
+    numbers after) and print the joker's paired value with its interval."""
+    from analyses.joker_lead import joker_value
+
+    from .sim.fork import write_forks
+    from .sim.run import load
+
+    lead_only = {"default": None, "lead": True, "any": False}[at]
+    try:
+        folder = write_forks(
+            out,
+            preset,
+            hands,
+            seed,
+            list(players) or "heuristic",
+            options=_parse_options(option),
+            lead_only=lead_only,
+            workers=workers,
+            overwrite=overwrite,
+        )
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+        return
+    table = joker_value(load(folder)["forks"])
+    click.echo(f"{folder}: {int(table['n'].sum()):,} forks of {hands:,} hands")
+    click.echo("joker minus best other card, points per hand for the seat's team (95% CI):")
+    for row in table.iter_rows(named=True):
+        reduction = row["variance_reduction"]
+        click.echo(
+            f"  {row['role']:<13} {row['diff']:+.3f} ({row['low']:+.3f} .. {row['high']:+.3f}), "
+            f"n={row['n']:,}; unpaired interval {row['unpaired_high'] - row['unpaired_low']:.3f} "
+            f"wide vs {row['high'] - row['low']:.3f}: "
+            + ("every pair agreed" if reduction is None else f"variance reduction {reduction:.1f}x")
+        )
+
+
+@main.command()
 def players() -> None:
     """List the player types and their parameters."""
     from .players import player_help

@@ -13,11 +13,40 @@ import time
 
 import numpy as np
 
-FAMILY_PRESETS = {"kout": "kout_bo_4", "baloot": "baloot"}
+FAMILY_PRESETS = {"kout": "kout_bo_4", "baloot": "baloot", "forks": "kout_bo_4"}
+"""One warm-up process each: the two game families, and the joker fork entry points (Kout)."""
+
+
+def warm_forks() -> float:
+    """Compile the joker fork driver and the play-on entry point; returns the seconds it took."""
+    from .engine import fork as FK
+    from .engine import layout as L
+    from .engine.game import legal_mask
+    from .engine.play import hand_traced
+    from .players import parse_lineup
+    from .rules import get_rules
+    from .sim.fork import fork_records, play_on
+
+    started = time.perf_counter()
+    rules = get_rules(FAMILY_PRESETS["forks"])
+    records = fork_records(rules, 50, 0, "heuristic", workers=1)
+    P, STR = rules.tables
+    lineup = parse_lineup("heuristic", rules.n_players, rules.preset.family)
+    S = np.zeros(L.S_SIZE, dtype=np.int64)
+    trace = np.zeros(256, dtype=np.int64)
+    ply = int(records[0, FK.F_PLY]) if len(records) else rules.n_players + 2
+    kinds, params = lineup.kinds, lineup.params(rules.preset.family)
+    hands = np.zeros(6, dtype=np.int64)
+    hand_traced(P, STR, kinds, params, 0, 0, hands, trace, trace.copy(), S, limit=ply)
+    mask = int(legal_mask(S, P, STR, int(P[L.P_FAMILY])))
+    play_on(rules, S, (mask & -mask).bit_length() - 1, "heuristic")
+    return time.perf_counter() - started
 
 
 def warm(family: str) -> float:
     """Compile the entry points of ``family``; returns the seconds it took."""
+    if family == "forks":
+        return warm_forks()
     from .engine import layout as L
     from .engine.play import hand_traced
     from .players import parse_lineup
@@ -78,7 +107,7 @@ def warm(family: str) -> float:
 def main() -> None:
     if len(sys.argv) > 1:
         seconds = warm(sys.argv[1])
-        print(f"kernels of the {sys.argv[1]} family ready in {seconds:.0f} s", flush=True)
+        print(f"kernels of {sys.argv[1]} ready in {seconds:.0f} s", flush=True)
         return
     procs = [
         subprocess.Popen([sys.executable, "-m", "kout_sim.warmup", family])

@@ -47,7 +47,6 @@ jit = numba.njit(cache=True, nogil=True)
 jit_inline = numba.njit(cache=True, nogil=True, inline="always")
 """Decorator for the tiny hot kernels, inlined into their callers at numba IR level (a call with
 array arguments costs reference counting that a small kernel cannot afford)."""
-"""Decorator for every scalar kernel of the engine."""
 
 
 jit_parallel = numba.njit(cache=True, nogil=True, parallel=True)

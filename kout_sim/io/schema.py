@@ -297,7 +297,37 @@ def data_dictionary() -> str:
     ):
         lines += ["", f"## `{title}`", "", "| column | type | meaning |", "|---|---|---|"]
         lines += [f"| `{c.name}` | {c.dtype} | {c.meaning} |" for c in columns]
+    lines += _forks_dictionary()
     return "\n".join(lines) + "\n"
+
+
+def _forks_dictionary() -> list[str]:
+    """The ``forks`` table of a ``kout-sim forks`` folder."""
+    from ..sim.fork import BRANCHES, OUTCOME_COLUMNS, POSITION_COLUMNS
+
+    lines = [
+        "",
+        "## `forks` (folders written by `kout-sim forks`)",
+        "",
+        "One row per fork: a decision where the seat to act could play a joker and another card,",
+        "played on twice from the same position and random numbers (`kout_sim.sim.fork`).",
+        "",
+        "| column | type | meaning |",
+        "|---|---|---|",
+    ]
+    lines += [f"| `{c.name}` | int | {c.meaning} |" for c in POSITION_COLUMNS]
+    lines += [
+        "| `bidding_team` | bool | the seat is on the bidding team |",
+        "| `leading` | bool | the seat leads the trick |",
+        "| `trump` | string | trump suit letter |",
+        "| `joker`, `other` | string | the card of each branch: the joker; the policy's best other card |",
+        "| `chosen`, `chose_joker` | string, bool | the card the policy played in the hand itself |",
+        "| `preset` | string | rule preset |",
+    ]
+    for c in OUTCOME_COLUMNS:
+        names = ", ".join(f"`{c.name}_{b}`" for b in BRANCHES)
+        lines.append(f"| {names} | per branch | {c.meaning} |")
+    return lines
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -55,7 +55,7 @@ PLAIN_STRING_COLUMNS = frozenset(["trick_winners"])
 SETTINGS = ("preset", "options", "players", "seed", "unit", "count", "shard_size", "actions")
 
 
-def _git_revision() -> str | None:
+def git_revision() -> str | None:
     try:
         out = subprocess.run(
             ["git", "rev-parse", "HEAD"],
@@ -350,7 +350,7 @@ def simulate(
         **asdict(spec),
         "family": rules.preset.family,
         "version": __version__,
-        "git_revision": _git_revision(),
+        "git_revision": git_revision(),
     }
     store = Store(out)
     _prepare(store, settings, overwrite, resume)
@@ -451,15 +451,15 @@ def _run_dask(
 
 
 def load(run: str | os.PathLike[str]) -> dict[str, pl.LazyFrame]:
-    """The tables of a run folder as polars LazyFrames: ``hands``, ``matches`` (match runs) and
-    ``actions`` (runs with the actions table)."""
+    """The tables of a run folder as polars LazyFrames: ``hands``, ``matches`` (match runs),
+    ``actions`` (runs with the actions table) and ``forks`` (``kout-sim forks`` folders)."""
     store = Store(run)
     if not store.exists("run.json"):
         raise ValueError(f"{run} is not a run folder (no run.json)")
     local = store.fs.protocol in ("file", ("file", "local"), "local") or "file" in store.fs.protocol
     base = store.root if local else store.url.rstrip("/")
     tables = {}
-    for name in ("hands", "matches", "actions"):
+    for name in ("hands", "matches", "actions", "forks"):
         if store.exists(name) and store.fs.glob(store.path(name, "*.parquet")):
             tables[name] = pl.scan_parquet(f"{base}/{name}/*.parquet")
     return tables

@@ -134,3 +134,27 @@ def test_replay_a_match_of_a_run_rechecks_it_in_the_reference(tmp_path: Path, pr
     assert record["match"] == 13 and len(record["hands"]) == n_hands
     code, _, stderr = _run("replay", "--run", str(out), "--match", "20")
     assert code == 2 and "0..19" in stderr
+
+
+def test_forks_writes_the_fork_table_and_prints_the_paired_value(tmp_path: Path) -> None:
+    out = tmp_path / "forks"
+    code, stdout, _ = _run("forks", "--hands", "3000", "--seed", "2", "--out", str(out))
+    assert code == 0, stdout
+    forks = load(out)["forks"].collect()
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["kind"] == "joker_forks" and meta["forks"] == len(forks) > 0
+    assert meta["lead_only"] is True and forks["leading"].all()
+    assert f"{len(forks):,} forks of 3,000 hands" in stdout and "variance reduction" in stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--preset", "baloot"], "Kout preset"),
+        (["--players", "ismcts"], "random or heuristic"),
+        (["--hands", "0"], "positive"),
+    ],
+)
+def test_forks_bad_input_is_one_line_exit_2(tmp_path: Path, args: list[str], words: str) -> None:
+    code, _, stderr = _run("forks", *args, "--out", str(tmp_path / "f"))
+    assert code == 2 and words in stderr and len(stderr.strip().splitlines()) == 1

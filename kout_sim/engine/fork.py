@@ -1,0 +1,398 @@
+"""Counterfactual forks: play a position on twice, with two different first actions and the same
+random numbers for everything after.
+
+:func:`play_on` is the entry point of the engine for this: from any position ``S``, apply a forced
+first action for the seat to act, then let the line-up play the hand to its end, drawing from the
+random state it is given. Two calls from copies of one position and one random state differ only by
+their first action (common random numbers), so the difference of their results measures that action
+alone.
+
+:func:`fork_hands` plays independent hands (the deals and the hand's own play are those of
+:func:`kout_sim.engine.play.play_hands` with the same seed) and, at every decision where the seat to
+act may play a joker and may also play a non-joker card, forks the position:
+
+* branch 0 plays the joker (the strongest joker the seat may play: ``RJ`` before ``BJ``);
+* branch 1 plays the card the seat's own policy picks among its legal non-joker cards.
+
+Both branches then play on from the same state of the fork's own random stream, keyed by
+``(seed, hand index, LANE_FORK + fork number)``; the hand itself continues on its play lane as if
+nothing had been forked. With ``lead_only`` only decisions that lead a trick are forked (a Kout Bo
+joker lead, RULES.md 1.6); otherwise every joker play (shedding the Bahraini joker before
+RULES.md 2.8 forces it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numba import prange
+
+from ..players.policy import choose, workspace
+from ._jit import highest_bit, jit, jit_inline, jit_parallel, popcount
+from .deal import deck_cards
+from .game import apply_action, legal_mask, start_hand
+from .layout import (
+    FAMILY_KOUT,
+    M_SIZE,
+    P_DECK,
+    P_JOKER_MASK,
+    P_N_PLAYERS,
+    P_SUIT_MASK,
+    PH_OVER,
+    PH_PLAY,
+    R_SIZE,
+    S_BIDDER,
+    S_DEALER,
+    S_FORCED_JOKER,
+    S_HAND,
+    S_HIGH_BID,
+    S_MADE,
+    S_MATCH_WINNER,
+    S_N_ACTIONS,
+    S_N_DONE,
+    S_N_IN_TRICK,
+    S_PHASE,
+    S_PLAYED,
+    S_POINTS,
+    S_SIZE,
+    S_TO_ACT,
+    S_TRICK,
+    S_TRICKS,
+    S_TRUMP,
+)
+from .play import BLOCK, play_hand
+from .rng import LANE_DEAL, LANE_PLAY, below, seed_stream
+
+LANE_FORK = 2
+"""Lane of fork ``k`` of a hand: ``LANE_FORK + k`` (lanes 0 and 1 are the deal and the play)."""
+
+MAX_FORKS = 18
+"""Room for the forks of one hand: a Kout hand has at most 9 tricks and two joker holders, so the
+limit is never reached."""
+
+# ---- one fork record (int64) -------------------------------------------------------------------------
+F_HAND = 0  # stream index of the hand
+F_DEALER = 1
+F_TRICK = 2  # completed tricks before the decision (0: the first trick)
+F_SEAT = 3  # seat to act
+F_LEADING = 4  # 1: the seat leads the trick
+F_BIDDER = 5
+F_CONTRACT = 6
+F_TRUMP = 7
+F_TRUMPS_OUT = 8  # trumps neither played nor in the seat's hand
+F_TRUMPS_HELD = 9  # trumps in the seat's hand
+F_JOKERS_HELD = 10
+F_JOKER = 11  # card of branch 0
+F_OTHER = 12  # card of branch 1: the policy's choice among the legal non-joker cards
+F_CHOSEN = 13  # card the policy played in the hand itself
+F_TEAM_TRICKS = 14  # tricks of the seat's team before the decision
+F_PLY = 15  # decisions of the hand before this one (calls included)
+F_MADE = 16  # 2 entries (branch 0, branch 1): the bidding team made its contract (-1 forced joker)
+F_NET = 18  # 2 entries: points banked by the seat's team minus the other team's
+F_TRICKS = 20  # 2 entries: tricks of the seat's team at the end
+F_FORCED = 22  # 2 entries: a forced joker lead ended the hand (RULES.md 2.8)
+F_MATCH_WINNER = 24  # 2 entries: team that wins the match by the hand alone (-1 none)
+F_ILLEGAL = 26  # 1: a policy chose an illegal action in a branch
+F_SIZE = 28
+
+
+@jit_inline
+def play_on(
+    S: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    MS: np.ndarray,
+    rng: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    nodes: np.ndarray,
+    value: np.ndarray,
+    row: np.ndarray,
+    action: int,
+    actions: np.ndarray,
+    legal: np.ndarray,
+    family: int,
+) -> int:
+    """Apply the seat to act's forced ``action`` (a legal phase-relative action) to ``S``, then
+    play the hand to its end with the line-up (``kinds``, ``params``), every choice drawn from
+    ``rng``. Non-empty ``actions``/``legal`` receive the decisions after the forced one. Returns
+    the number of those decisions, or -1 if a policy chose an illegal action."""
+    apply_action(S, P, STR, action, family)
+    no_packed = np.empty(0, dtype=np.int32)
+    return play_hand(
+        S,
+        P,
+        STR,
+        MS,
+        rng,
+        kinds,
+        params,
+        nodes,
+        value,
+        row,
+        actions,
+        legal,
+        no_packed,
+        -1,
+        False,
+        family,
+    )
+
+
+@jit_inline
+def _fork(
+    S: np.ndarray,
+    B: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    MS: np.ndarray,
+    fork_rng: np.ndarray,
+    branch_rng: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    nodes: np.ndarray,
+    value: np.ndarray,
+    row: np.ndarray,
+    mask: int,
+    rec: np.ndarray,
+    family: int,
+) -> None:
+    """Describe the position ``S`` in ``rec`` and play both branches of the fork on."""
+    seat = S[S_TO_ACT]
+    team = seat % 2
+    jokers = P[P_JOKER_MASK]
+    hand = S[S_HAND + seat]
+    trump = S[S_TRUMP]
+    trumps = P[P_SUIT_MASK + trump] if 0 <= trump < 4 else np.int64(0)
+    on_table = np.int64(0)
+    for j in range(S[S_N_IN_TRICK]):
+        on_table |= np.int64(1) << S[S_TRICK + j]
+    rec[F_DEALER] = S[S_DEALER]
+    rec[F_TRICK] = S[S_N_DONE]
+    rec[F_SEAT] = seat
+    rec[F_LEADING] = 1 if S[S_N_IN_TRICK] == 0 else 0
+    rec[F_BIDDER] = S[S_BIDDER]
+    rec[F_CONTRACT] = S[S_HIGH_BID]
+    rec[F_TRUMP] = trump
+    rec[F_TRUMPS_OUT] = popcount(P[P_DECK] & trumps & ~S[S_PLAYED] & ~on_table & ~hand)
+    rec[F_TRUMPS_HELD] = popcount(hand & trumps)
+    rec[F_JOKERS_HELD] = popcount(hand & jokers)
+    rec[F_TEAM_TRICKS] = S[S_TRICKS + team]
+    rec[F_PLY] = S[S_N_ACTIONS]
+    rec[F_ILLEGAL] = 0
+    joker = highest_bit(mask & jokers)
+    others = mask & ~jokers
+    branch_rng[:] = fork_rng
+    other = choose(
+        S, P, STR, MS, branch_rng, kinds[seat], params[seat], others, nodes, value, False, family
+    )
+    if other < 0 or (others >> other) & 1 == 0:
+        rec[F_ILLEGAL] = 1
+        return
+    rec[F_JOKER] = joker
+    rec[F_OTHER] = other
+    no_trace = np.empty(0, dtype=np.int64)
+    for b in range(2):
+        B[:] = S
+        branch_rng[:] = fork_rng  # common random numbers: both branches draw the same stream
+        first = joker if b == 0 else other
+        t = play_on(
+            B,
+            P,
+            STR,
+            MS,
+            branch_rng,
+            kinds,
+            params,
+            nodes,
+            value,
+            row,
+            first,
+            no_trace,
+            no_trace,
+            family,
+        )
+        if t < 0:
+            rec[F_ILLEGAL] = 1
+        rec[F_MADE + b] = B[S_MADE]
+        rec[F_NET + b] = B[S_POINTS + team] - B[S_POINTS + 1 - team]
+        rec[F_TRICKS + b] = B[S_TRICKS + team]
+        rec[F_FORCED + b] = B[S_FORCED_JOKER]
+        rec[F_MATCH_WINNER + b] = B[S_MATCH_WINNER]
+
+
+@jit_inline
+def _fork_block(
+    P: np.ndarray,
+    STR: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    seed: int,
+    first: int,
+    out: np.ndarray,
+    counts: np.ndarray,
+    lead_only: bool,
+    lo: int,
+    hi: int,
+    family: int,
+) -> None:
+    n = P[P_N_PLAYERS]
+    jokers = P[P_JOKER_MASK]
+    S = np.empty(S_SIZE, dtype=np.int64)
+    B = np.empty(S_SIZE, dtype=np.int64)
+    MS = np.zeros(M_SIZE, dtype=np.int64)
+    deal_rng = np.empty(4, dtype=np.uint64)
+    play_rng = np.empty(4, dtype=np.uint64)
+    fork_rng = np.empty(4, dtype=np.uint64)
+    branch_rng = np.empty(4, dtype=np.uint64)
+    hands = np.zeros(6, dtype=np.int64)
+    deck = deck_cards(P)
+    cards = np.empty_like(deck)
+    row = np.zeros(R_SIZE, dtype=np.int64)
+    nodes, value = workspace(kinds, params)
+    for i in range(lo, hi):
+        # the deal and the hand's own play are exactly those of play_hands (same keyed lanes)
+        seed_stream(deal_rng, seed, first + i, LANE_DEAL)
+        seed_stream(play_rng, seed, first + i, LANE_PLAY)
+        dealer = below(deal_rng, n)
+        start_hand(S, P, deal_rng, dealer, deck, cards, hands, 0, 0, family)
+        k = 0
+        while S[S_PHASE] != PH_OVER:
+            mask = legal_mask(S, P, STR, family)
+            seat = S[S_TO_ACT]
+            forked = (
+                S[S_PHASE] == PH_PLAY
+                and k < out.shape[1]
+                and (mask & jokers) != 0
+                and (mask & ~jokers) != 0
+                and (not lead_only or S[S_N_IN_TRICK] == 0)
+            )
+            if forked:
+                rec = out[i, k]
+                rec[F_HAND] = first + i
+                seed_stream(fork_rng, seed, first + i, LANE_FORK + k)
+                _fork(
+                    S,
+                    B,
+                    P,
+                    STR,
+                    MS,
+                    fork_rng,
+                    branch_rng,
+                    kinds,
+                    params,
+                    nodes,
+                    value,
+                    row,
+                    mask,
+                    rec,
+                    family,
+                )
+                k += 1
+            action = choose(
+                S,
+                P,
+                STR,
+                MS,
+                play_rng,
+                kinds[seat],
+                params[seat],
+                mask,
+                nodes,
+                value,
+                False,
+                family,
+            )
+            if action < 0 or action > 63 or (mask >> action) & 1 == 0:
+                k = -1
+                break
+            if forked:
+                out[i, k - 1, F_CHOSEN] = action
+            apply_action(S, P, STR, action, family)
+        counts[i] = k
+
+
+def _make_entries(family: int) -> tuple[Callable[..., None], Callable[..., int]]:
+    """The fork driver and the single-position entry with ``family`` frozen in (see
+    ``play._family_kernels``); only the Kout family has jokers."""
+
+    @jit_parallel
+    def forks_entry(
+        P: np.ndarray,
+        STR: np.ndarray,
+        kinds: np.ndarray,
+        params: np.ndarray,
+        seed: int,
+        first: int,
+        out: np.ndarray,
+        counts: np.ndarray,
+        lead_only: bool,
+    ) -> None:
+        n_hands = out.shape[0]
+        n_blocks = (n_hands + BLOCK - 1) // BLOCK
+        for b in prange(n_blocks):
+            lo = b * BLOCK
+            hi = min(n_hands, lo + BLOCK)
+            _fork_block(P, STR, kinds, params, seed, first, out, counts, lead_only, lo, hi, family)
+
+    @jit
+    def play_on_entry(
+        S: np.ndarray,
+        P: np.ndarray,
+        STR: np.ndarray,
+        MS: np.ndarray,
+        rng: np.ndarray,
+        kinds: np.ndarray,
+        params: np.ndarray,
+        action: int,
+        actions: np.ndarray,
+        legal: np.ndarray,
+    ) -> int:
+        nodes, value = workspace(kinds, params)
+        row = np.zeros(R_SIZE, dtype=np.int64)
+        return play_on(
+            S, P, STR, MS, rng, kinds, params, nodes, value, row, action, actions, legal, family
+        )
+
+    return forks_entry, play_on_entry
+
+
+_FORKS, _PLAY_ON = _make_entries(FAMILY_KOUT)
+
+
+def fork_hands(
+    P: np.ndarray,
+    STR: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    seed: int,
+    first: int,
+    out: np.ndarray,
+    counts: np.ndarray,
+    lead_only: bool,
+) -> None:
+    """Fork the joker plays of ``len(out)`` independent Kout hands (see the module docstring).
+
+    ``out`` is int64[n_hands, MAX_FORKS, F_SIZE]; ``counts`` (int64[n_hands]) receives the number of
+    forks of each hand, -1 if a policy chose an illegal action in the hand itself. Blocks of hands
+    run on numba's threads; records never depend on the split.
+    """
+    _FORKS(P, STR, kinds, params, seed, first, out, counts, lead_only)
+
+
+def play_on_position(
+    S: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    MS: np.ndarray,
+    rng: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    action: int,
+    actions: np.ndarray,
+    legal: np.ndarray,
+) -> int:
+    """:func:`play_on` from Python, for a Kout position ``S`` (modified in place; copy it first to
+    fork) and a random state ``rng`` (uint64[4], advanced in place)."""
+    return int(_PLAY_ON(S, P, STR, MS, rng, kinds, params, action, actions, legal))

@@ -1,0 +1,274 @@
+"""Joker forks as a table: every joker decision of many hands, played on both ways.
+
+:func:`joker_forks` runs the fork driver of :mod:`kout_sim.engine.fork` over independent hands and
+returns one row per fork: the position (trick, seat, contract, trumps still out, ...) and the result
+of each branch, ``*_joker`` (the joker played) and ``*_other`` (the policy's best non-joker card),
+from the same deal and the same random numbers after the fork. :func:`play_on` plays any Kout
+position on from a forced first action.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+import polars as pl
+
+from .. import __version__
+from .. import cards as C
+from ..engine import fork as FK
+from ..engine import layout as L
+from ..players.kinds import KIND_ISMCTS
+from ..rules import Rules, get_rules
+from .batch import Players, check_workers, lineup_of
+from .run import Store, git_revision
+
+FORK_CHUNK = 20_000  # hands per kernel call: 60 MB of fork records
+
+
+@dataclass(frozen=True)
+class ForkColumn:
+    name: str
+    field: int
+    meaning: str
+
+
+POSITION_COLUMNS = (
+    ForkColumn("hand", FK.F_HAND, "stream index of the hand (the hand of play_hands, same seed)"),
+    ForkColumn("dealer", FK.F_DEALER, "dealer seat"),
+    ForkColumn("trick", FK.F_TRICK, "tricks completed before the decision (0: the first trick)"),
+    ForkColumn("seat", FK.F_SEAT, "seat to act"),
+    ForkColumn("bidder", FK.F_BIDDER, "bidder seat"),
+    ForkColumn("contract", FK.F_CONTRACT, "contract (tricks bid)"),
+    ForkColumn("trumps_out", FK.F_TRUMPS_OUT, "trumps neither played nor in the seat's hand"),
+    ForkColumn("trumps_held", FK.F_TRUMPS_HELD, "trumps in the seat's hand"),
+    ForkColumn("jokers_held", FK.F_JOKERS_HELD, "jokers in the seat's hand"),
+    ForkColumn("team_tricks", FK.F_TEAM_TRICKS, "tricks of the seat's team before the decision"),
+    ForkColumn("ply", FK.F_PLY, "decisions of the hand before this one (calls included)"),
+)
+BRANCHES = ("joker", "other")
+OUTCOME_COLUMNS = (
+    ForkColumn("made", FK.F_MADE, "the bidding team made its contract (null: forced joker lead)"),
+    ForkColumn("net", FK.F_NET, "points banked by the seat's team minus the other team's"),
+    ForkColumn("tricks", FK.F_TRICKS, "tricks of the seat's team at the end of the hand"),
+    ForkColumn("forced_joker", FK.F_FORCED, "a forced joker lead ended the hand (RULES.md 2.8)"),
+    ForkColumn(
+        "match_lost", FK.F_MATCH_WINNER, "the hand alone loses the match for the seat's team"
+    ),
+)
+
+
+def _check(rules: Rules, players: Players) -> tuple[np.ndarray, np.ndarray]:
+    if rules.preset.family == "baloot":
+        raise ValueError(f"joker forks need a Kout preset (jokers); {rules.name} has none")
+    lineup = lineup_of(rules, players)
+    if (lineup.kinds == KIND_ISMCTS).any():
+        raise ValueError("joker forks play every branch on with random or heuristic players")
+    return lineup.kinds, lineup.params(rules.preset.family)
+
+
+def fork_records(
+    rules: Rules,
+    n_hands: int,
+    seed: int,
+    players: Players = "heuristic",
+    *,
+    first: int = 0,
+    lead_only: bool | None = None,
+    workers: int | None = None,
+) -> np.ndarray:
+    """The raw fork records (int64[n_forks, F_SIZE]) of hands ``first .. first + n_hands``."""
+    kinds, params = _check(rules, players)
+    if isinstance(n_hands, bool) or not isinstance(n_hands, int) or n_hands < 1:
+        raise ValueError(f"hands must be a positive integer, got {n_hands!r}")
+    workers = check_workers(workers)
+    if lead_only is None:
+        lead_only = int(rules.tables[0][L.P_JOKER_MODEL]) == L.JOKER_LADDER
+    P, STR = rules.tables
+    starts = list(range(first, first + n_hands, FORK_CHUNK))
+
+    def chunk(start: int) -> np.ndarray:
+        size = min(FORK_CHUNK, first + n_hands - start)
+        out = np.zeros((size, FK.MAX_FORKS, FK.F_SIZE), dtype=np.int64)
+        counts = np.zeros(size, dtype=np.int64)
+        previous = numba.get_num_threads()
+        numba.set_num_threads(1)
+        try:
+            FK.fork_hands(P, STR, kinds, params, seed, start, out, counts, bool(lead_only))
+        finally:
+            numba.set_num_threads(previous)
+        if (counts < 0).any():
+            raise RuntimeError("a policy chose an illegal action")
+        used = np.arange(FK.MAX_FORKS)[None, :] < counts[:, None]
+        return out[used]
+
+    if workers == 1 or len(starts) == 1:
+        parts = [chunk(s) for s in starts]
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(chunk, starts))
+    records = np.concatenate(parts)
+    if records[:, FK.F_ILLEGAL].any():
+        raise RuntimeError("a policy chose an illegal action in a fork")
+    return records
+
+
+def fork_table(records: np.ndarray, rules: Rules) -> pl.DataFrame:
+    """The fork records as a DataFrame (columns: :data:`POSITION_COLUMNS`, ``bidding_team``,
+    ``leading``, ``trump``, ``joker``, ``other``, ``chosen``, ``chose_joker``, and every outcome of
+    :data:`OUTCOME_COLUMNS` per branch, e.g. ``net_joker`` and ``net_other``)."""
+    data: dict[str, object] = {c.name: records[:, c.field] for c in POSITION_COLUMNS}
+    seat, bidder = records[:, FK.F_SEAT], records[:, FK.F_BIDDER]
+    data["bidding_team"] = (seat % 2) == (bidder % 2)
+    data["leading"] = records[:, FK.F_LEADING] == 1
+    data["trump"] = [C.SUITS[t] for t in records[:, FK.F_TRUMP]]
+    for name, field in (("joker", FK.F_JOKER), ("other", FK.F_OTHER), ("chosen", FK.F_CHOSEN)):
+        data[name] = [C.format_card(int(c)) for c in records[:, field]]
+    data["chose_joker"] = records[:, FK.F_CHOSEN] == records[:, FK.F_JOKER]
+    for b, branch in enumerate(BRANCHES):
+        data[f"made_{branch}"] = records[:, FK.F_MADE + b]
+        data[f"net_{branch}"] = records[:, FK.F_NET + b]
+        data[f"tricks_{branch}"] = records[:, FK.F_TRICKS + b]
+        data[f"forced_joker_{branch}"] = records[:, FK.F_FORCED + b] == 1
+        winner = records[:, FK.F_MATCH_WINNER + b]
+        data[f"match_lost_{branch}"] = (winner >= 0) & (winner != seat % 2)
+    made = [f"made_{branch}" for branch in BRANCHES]
+    frame = pl.DataFrame(data).with_columns(
+        pl.when(pl.col(m) < 0).then(None).otherwise(pl.col(m) == 1).alias(m) for m in made
+    )
+    small = [c for c, t in frame.schema.items() if t == pl.Int64 and c != "hand"]
+    return frame.with_columns(pl.col(small).cast(pl.Int16), preset=pl.lit(rules.name))
+
+
+def joker_forks(
+    preset: str = "kout_bo_4",
+    hands: int = 100_000,
+    seed: int = 0,
+    players: Players = "heuristic",
+    *,
+    options: dict[str, Any] | None = None,
+    first: int = 0,
+    lead_only: bool | None = None,
+    workers: int | None = None,
+) -> pl.DataFrame:
+    """Fork every joker decision of ``hands`` independent hands and play both branches on.
+
+    ``lead_only`` (default: True for Kout Bo, whose joker question is the lead, False for
+    Bahraini Kout, whose joker is shed while following): fork only decisions that lead a trick.
+    One row per fork; see :func:`fork_table`.
+    """
+    rules = get_rules(preset, options)
+    records = fork_records(
+        rules, hands, seed, players, first=first, lead_only=lead_only, workers=workers
+    )
+    return fork_table(records, rules)
+
+
+def play_on(
+    rules: Rules,
+    S: np.ndarray,
+    action: int,
+    players: Players = "heuristic",
+    *,
+    rng: np.ndarray | None = None,
+    seed: int = 0,
+    index: int = 0,
+) -> tuple[np.ndarray, list[int]]:
+    """Play the Kout position ``S`` on to the end of its hand, the seat to act playing ``action``
+    (a phase-relative action, e.g. a card id) first.
+
+    The choices after it draw from ``rng`` (uint64[4], copied) or else from the fork lane of
+    ``(seed, index)``: two calls with the same random state differ only by their first action.
+    Returns the final hand state and the global action ids played after ``action``.
+    """
+    kinds, params = _check(rules, players)
+    P, STR = rules.tables
+    state = np.array(S, dtype=np.int64, copy=True)
+    if state.shape != (L.S_SIZE,):
+        raise ValueError(f"S must be int64[{L.S_SIZE}]")
+    if state[L.S_PHASE] == L.PH_OVER:
+        raise ValueError("the hand of S is over")
+    from ..engine.game import legal_mask
+
+    mask = int(legal_mask(state, P, STR, int(P[L.P_FAMILY])))
+    if not 0 <= action < 64 or not (mask >> action) & 1:
+        raise ValueError(f"action {action} is not legal in this position")
+    if rng is None:
+        from ..engine.rng import seed_stream
+
+        rng = np.empty(4, dtype=np.uint64)
+        seed_stream(rng, seed, index, FK.LANE_FORK)
+    stream = np.array(rng, dtype=np.uint64, copy=True)
+    actions = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
+    legal = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
+    MS = np.zeros(L.M_SIZE, dtype=np.int64)
+    t = FK.play_on_position(state, P, STR, MS, stream, kinds, params, action, actions, legal)
+    if t < 0:
+        raise RuntimeError("a policy chose an illegal action")
+    return state, [int(a) for a in actions[:t]]
+
+
+def write_forks(
+    out: str | os.PathLike[str],
+    preset: str = "kout_bo_4",
+    hands: int = 1_000_000,
+    seed: int = 0,
+    players: Players = "heuristic",
+    *,
+    options: dict[str, Any] | None = None,
+    lead_only: bool | None = None,
+    workers: int | None = None,
+    overwrite: bool = False,
+) -> Path | str:
+    """Fork the joker decisions of ``hands`` hands and write them as a run folder: ``run.json``
+    (``"kind": "joker_forks"`` and the settings) and ``forks/part-00000.parquet`` (one row per
+    fork, the columns of :func:`fork_table`, the settings as parquet metadata)."""
+    rules = get_rules(preset, options)
+    lineup = lineup_of(rules, players)
+    if lead_only is None:
+        lead_only = int(rules.tables[0][L.P_JOKER_MODEL]) == L.JOKER_LADDER
+    store = Store(out)
+    if store.exists():
+        if not overwrite:
+            raise ValueError(f"output folder {store.url} exists; pass --overwrite")
+        store.fs.rm(store.root, recursive=True)
+    started = time.perf_counter()
+    table = joker_forks(
+        preset,
+        hands,
+        seed,
+        lineup,
+        options=options,
+        lead_only=lead_only,
+        workers=workers,
+    )
+    settings: dict[str, Any] = {
+        "kind": "joker_forks",
+        "preset": rules.name,
+        "options": dict(rules.options),
+        "family": rules.preset.family,
+        "players": lineup.describe(),
+        "seed": seed,
+        "unit": "hands",
+        "count": hands,
+        "lead_only": bool(lead_only),
+        "forks": len(table),
+        "version": __version__,
+        "git_revision": git_revision(),
+    }
+    arrow = table.to_arrow().replace_schema_metadata({"kout_sim": json.dumps(settings)})
+    try:
+        store.fs.makedirs(store.path("forks"), exist_ok=True)
+        store.write_table(arrow, *store.part("forks", 0))
+        seconds = round(time.perf_counter() - started, 3)
+        store.write_json({**settings, "status": "complete", "seconds": seconds}, "run.json")
+    except OSError as exc:
+        raise ValueError(f"cannot write {store.url}: {exc.strerror or exc}") from None
+    return str(out) if "://" in str(out) else Path(out)
