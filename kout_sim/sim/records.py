@@ -95,7 +95,8 @@ def recheck(run: str | os.PathLike[str], match: int, record: dict[str, Any]) -> 
         after = theirs["score_after"]
         if (after if isinstance(after, list) else [after, 0]) != score:
             problems.append(f"hand {h}: score after {theirs['score_after']} vs run {score}")
-        if theirs["trick_winners"] != mine["trick_winners"]:
+        # the run stores the trick winners one digit per trick
+        if "".join(str(w) for w in theirs["trick_winners"]) != mine["trick_winners"]:
             problems.append(f"hand {h}: trick winners differ")
     if len(row) == 1:
         want = (row["winner"][0], row["reason"][0])
