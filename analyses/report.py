@@ -752,6 +752,13 @@ def bid_guide_section(inp: ReportInput) -> Section | None:
             )
         )
     )
+    if range_rows:
+        sec.findings.append(
+            "The bid guide below reads what free bids earned as the simulated players bid and "
+            "played them (each hand at the contract its auction ended on), not what bidding that "
+            "level with every hand of the strength would earn; a rarely chosen bid's edge may come "
+            "from hands the strength measure does not see."
+        )
     for r in range_rows:
         if r["runner_up"] is None:
             compare = f"the only bid with at least {MIN_N} such hands"
@@ -868,6 +875,12 @@ def match_length_section(inp: ReportInput) -> Section | None:
                 "says how reliably the better play wins as the match gets longer."
                 if stronger
                 else "Both teams play the same player, so team 0's win rate should be near 50%."
+            )
+            + (
+                " The targets share their seed: match m starts from the same deal at every "
+                "target, so the targets are not independent samples of each other."
+                if len(targets) > 1 and len({r.settings.get("seed") for r in runs}) == 1
+                else ""
             )
         )
     )
