@@ -526,9 +526,12 @@ def bid_success_section(inp: ReportInput) -> Section | None:
     )
     free = [r for r in contracts.iter_rows(named=True) if not r["forced"] and r["made_n"] >= MIN_N]
     if free:
-        parts = [f"{kind} {r['label']}: {rate_text(r, 'made_')}" for r in free]
-        what = "Sun and Hokum buyers make" if inp.family == "baloot" else "Free bids are made"
-        sec.findings.append(f"{what}: " + "; ".join(parts) + ".")
+        if inp.family == "baloot":
+            parts = [f"{r['label'].capitalize()} {rate_text(r, 'made_')}" for r in free]
+            sec.findings.append("Buyers make " + "; ".join(parts) + ".")
+        else:
+            parts = [f"bid {r['label']} {rate_text(r, 'made_')}" for r in free]
+            sec.findings.append("Free bids are made: " + "; ".join(parts) + ".")
     forced_rows = [r for r in contracts.iter_rows(named=True) if r["forced"]]
     if forced_rows:
         r = max(forced_rows, key=lambda x: x["share_k"])
@@ -750,6 +753,13 @@ def bid_guide_section(inp: ReportInput) -> Section | None:
                 if inp.family == "kout_bh"
                 else ""
             )
+            + (
+                " Card points are counted under the mode bought (in Hokum the trump J and 9 count "
+                "20 and 14), so a Sun hand and a Hokum hand of the same count are not equally "
+                "strong: compare the two modes within a bucket with that in mind."
+                if inp.family == "baloot"
+                else ""
+            )
         )
     )
     if range_rows:
@@ -912,7 +922,7 @@ def match_length_section(inp: ReportInput) -> Section | None:
         rows = list(reasons.filter(pl.col("reason") == reason).iter_rows(named=True))
         if any(r["k"] > 0 for r in rows):
             sec.findings.append(
-                f"Matches ending by {reason.replace('_', ' ')}: "
+                f"Matches ending by {REASON_TEXT.get(reason, reason)}: "
                 + "; ".join(f"{rate_text(r)} at target {r['target']}" for r in rows)
                 + "."
             )
@@ -973,6 +983,15 @@ def match_length_section(inp: ReportInput) -> Section | None:
     )
     sec.data["length_distribution"] = _records(dist)
     return sec
+
+
+REASON_TEXT = {
+    "kout": "a Kout",
+    "bawan_first_hand": "a Bawan made on the first hand",
+    "inzili": "an Inzili",
+    "forced_joker": "a forced joker lead",
+    "gahwa": "a Gahwa",
+}
 
 
 def _distribution_figure(dist: pl.DataFrame) -> Figure:
