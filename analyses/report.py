@@ -1573,6 +1573,7 @@ def write_report(
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
+            os.chmod(tmp, 0o644)  # mkstemp creates it private; a report is for reading
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
