@@ -650,6 +650,17 @@ def _best(cells: pl.DataFrame) -> tuple[dict[str, Any] | None, dict[str, Any] | 
     return (rows[0] if rows else None), (rows[1] if len(rows) > 1 else None), len(rows)
 
 
+RUNNER_UP = Column(
+    "next best net points (95% CI), n",
+    lambda r: (
+        ""
+        if r["runner_up"] is None
+        else f"{num(r['runner_up_mean'], 2, True)} ({num(r['runner_up_low'])}.."
+        f"{num(r['runner_up_high'])}), n={count(r['runner_up_n'])}"
+    ),
+)
+
+
 def bid_guide_section(inp: ReportInput) -> Section | None:
     """Expected net points of each bid per strength bucket, the best bid per bucket, and the
     guidance over ranges of buckets sharing their best bid (recomputed on the pooled range)."""
@@ -801,15 +812,7 @@ def bid_guide_section(inp: ReportInput) -> Section | None:
                     *mean_cols("net points"),
                     *rate_cols("made", "made_"),
                     text_col("runner_up", "next best"),
-                    Column(
-                        "next best net points (95% CI)",
-                        lambda r: (
-                            ""
-                            if r["runner_up"] is None
-                            else f"{num(r['runner_up_mean'], 2, True)} ({num(r['runner_up_low'])}.."
-                            f"{num(r['runner_up_high'])}), n={count(r['runner_up_n'])}"
-                        ),
-                    ),
+                    RUNNER_UP,
                 ],
             )
         )
@@ -824,7 +827,7 @@ def bid_guide_section(inp: ReportInput) -> Section | None:
                 *mean_cols("net points"),
                 *rate_cols("made", "made_"),
                 text_col("runner_up", "next best"),
-                text_col("runner_up_mean", "next best mean", lambda v: num(v, 2, True)),
+                RUNNER_UP,
             ],
         )
     )
