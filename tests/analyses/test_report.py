@@ -16,6 +16,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
+import kout_sim
 from analyses import report as rp
 from analyses import studies
 from kout_sim.cli import main
@@ -350,3 +351,11 @@ def test_study_folder_expands_to_its_runs(tmp_path: Path):
     assert [r["target"] for r in lengths] == list(targets)
     assert data["commands"]["studies"] == [meta["command"]]
     assert {r.study for r in report.inp.runs} == {"bids", "match-length", "seats"}
+
+
+def test_hand_runs_of_different_players_are_not_pooled(kout_run: Path, tmp_path: Path):
+    other = kout_sim.simulate(
+        "kout_bo_4", players="random", hands=500, seed=3, out=tmp_path / "random", workers=1
+    )
+    with pytest.raises(ValueError, match="differ in players or options"):
+        rp.write_report([kout_run, other], tmp_path / "r.html")
