@@ -1,4 +1,4 @@
-"""The ``kout-sim`` command line: simulate, bench, replay, presets.
+"""The ``kout-sim`` command line: simulate, duel, bench, replay, study, report, players, presets.
 
 Bad input exits with status 2 and a one-line ``error:`` message, never a traceback.
 """
@@ -248,6 +248,122 @@ def duel(
         _fail(str(exc))
         return
     click.echo(json.dumps(_jsonable(result)) if as_json else report(result))
+
+
+@main.command()
+@click.option(
+    "--run",
+    "runs",
+    multiple=True,
+    metavar="DIR",
+    help="A run folder, a study folder (its runs) or a folder of runs; repeat for more.",
+)
+@click.option("--out", default=None, metavar="FILE.html", help="The HTML file to write.")
+@click.option("--title", default=None, help="Report title [PRESET strategy report].")
+def report(runs: tuple[str, ...], out: str | None, title: str | None) -> None:
+    """Write a self-contained HTML strategy report of runs of ONE preset.
+
+    The report opens with the guidance stated as numbers, then bid success (by contract, forced or
+    Malzoom, seat from the dealer, the bidder's hand), the bid guide (expected points per hand
+    strength and the best bid), match length across targets, Baloot modes beside human rates, and
+    seat and dealer effects, each where the runs hold the data; every rate with its count and 95%
+    Wilson interval, every mean with its count and 95% interval. It ends with every run's metadata
+    and the commands that reproduce it, and embeds every number as JSON
+    (script#report-data). Figures are inline; the file needs nothing else.
+    """
+    if not runs:
+        _fail("give at least one --run DIR")
+    if not out:
+        _fail("give --out FILE.html")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from analyses.report import write_report
+
+    try:
+        result = write_report(list(runs), str(out), title=title)
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+        return
+    size = Path(str(out)).stat().st_size
+    click.echo(
+        f"wrote {out} ({size / 1024:,.0f} KiB): {len(result.sections)} sections from "
+        f"{len(result.inp.runs)} runs of {result.inp.preset}"
+    )
+    for finding in (f for s in result.sections for f in s.findings):
+        click.echo(f"- {finding}")
+
+
+@main.command()
+@click.argument("name", metavar="NAME")
+@click.option("--preset", default=None, help="Rule preset (required).")
+@click.option(
+    "--out", default=None, type=click.Path(), help="Study folder [data/studies/NAME-PRESET]."
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Study seed.")
+@click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
+@click.option(
+    "--players",
+    multiple=True,
+    metavar="SPEC",
+    help="Line-up of every run instead of the study's (as in simulate; match-length: the "
+    "stronger team first).",
+)
+@click.option("--hands", type=int, default=None, help="Independent hands [1,000,000].")
+@click.option(
+    "--matches",
+    type=int,
+    default=None,
+    help="Whole matches [seats 20,000; match-length 4,000 per target].",
+)
+@click.option("--overwrite", is_flag=True, help="Replace an existing study folder.")
+def study(
+    name: str,
+    preset: str | None,
+    out: str | None,
+    seed: int,
+    workers: int | None,
+    players: tuple[str, ...],
+    hands: int | None,
+    matches: int | None,
+    overwrite: bool,
+) -> None:
+    """Run the simulations study NAME needs into a study folder, then print the report command.
+
+    \b
+    Studies:
+      bids          independent heuristic hands: bid success, bid guide, seats
+      match-length  matches at several targets, heuristic vs heuristic:epsilon=0.05
+                    (Kout Bo 31-201, Bahraini 26-101, Baloot 52-202)
+      seats         heuristic matches: seat and dealer effects, first-dealer wins
+      baloot-modes  Baloot only: Sun and Hokum beside human rates
+      all           every study that applies to the preset
+
+    The folder holds one run folder per simulation and study.json (the runs, their settings and
+    commands). Next: kout-sim report --run FOLDER --out FILE.html.
+    """
+    if preset is None:
+        _fail("give --preset (see kout-sim presets)")
+        return
+    from analyses.studies import report_hint, run_study
+
+    try:
+        folder = run_study(
+            name,
+            preset,
+            out=out,
+            seed=seed,
+            workers=workers,
+            players=list(players) or None,
+            hands=hands,
+            matches=matches,
+            overwrite=overwrite,
+            log=lambda line: click.echo(f"running {line}", err=True),
+        )
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+        return
+    click.echo(report_hint(folder))
 
 
 @main.command()

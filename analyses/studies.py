@@ -1,0 +1,407 @@
+"""Studies: the simulations a question needs, run with sensible defaults into one study folder.
+
+``kout-sim study NAME --preset P`` (or :func:`run_study`) plays every run the study ``NAME`` needs
+and writes a study folder (default ``data/studies/NAME-PRESET/``): one run folder per simulation
+and ``study.json`` (the study, the preset, the runs with their settings and the commands that
+reproduce them). ``kout-sim report --run FOLDER --out FILE.html`` then turns it into a report
+(:mod:`analyses.report`); a study folder given to ``--run`` expands to its runs.
+
+Built-in studies (:data:`STUDIES`):
+
+- ``bids``: independent hands, heuristic players in every seat (default 1,000,000 hands): bid
+  success, the bid guide, seat effects.
+- ``match-length``: whole matches at several targets (:data:`TARGETS`; default 4,000 matches per
+  target), the stronger side against a weaker one (:data:`MATCH_LENGTH_PLAYERS`): hands per match,
+  end reasons, how often the stronger side wins as the target grows.
+- ``seats``: whole matches with the heuristic in every seat at the preset's default target
+  (default 20,000 matches): seat and dealer effects, the first dealer's match win rate.
+- ``baloot-modes``: Baloot only; independent heuristic hands (default 1,000,000): Sun and Hokum
+  beside human rates.
+- ``all``: every study that applies to the preset; identical runs are played once.
+
+Every run of a study uses the study seed plus a fixed offset per study (``bids`` and
+``baloot-modes`` +0, ``seats`` +1, ``match-length`` +2; the targets of the sweep share theirs, so
+match ``m`` starts from the same deal at every target), so a study folder is reproduced exactly
+by its command.
+
+Adding a study: build a :class:`Study` whose ``plan`` returns the :class:`RunPlan` s for the
+arguments, and register it (``STUDIES[name] = study`` or :func:`register`) from a module of the
+``analyses`` package; :func:`run_study` imports the package's modules first. A plan runs
+``kout_sim.simulate`` with its ``simulate`` settings, or calls its own ``runner(folder, workers)``
+(which must write a run folder with a ``run.json`` naming the ``preset``, and whose ``command``
+is recorded).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import kout_sim
+
+from . import load_extensions
+
+DEFAULT_HANDS = 1_000_000
+"""Independent hands of the ``bids`` and ``baloot-modes`` studies."""
+
+DEFAULT_SEAT_MATCHES = 20_000
+"""Whole matches of the ``seats`` study."""
+
+DEFAULT_SWEEP_MATCHES = 4_000
+"""Whole matches per target of the ``match-length`` study."""
+
+TARGETS: dict[str, tuple[int, ...]] = {
+    "kout_bo": (31, 51, 101, 151, 201),
+    "kout_bh": (26, 31, 51, 101),
+    "baloot": (52, 102, 152, 202),
+}
+"""Match targets of the ``match-length`` sweep per game family (the presets' ``target`` option:
+Kout Bo 101 by default, 51 and 151 common; Bahraini Kout 31, with 26, 51 and 101; Baloot 152)."""
+
+HEURISTIC = ("heuristic",)
+MATCH_LENGTH_PLAYERS = ("heuristic", "heuristic:epsilon=0.05")
+"""Team 0 (stronger) and team 1 of the ``match-length`` study: the heuristic against the same
+heuristic making a uniformly random legal move 5% of the time."""
+
+DEFAULT_SEED = 1
+
+
+@dataclass(frozen=True)
+class StudyArgs:
+    """The arguments of a study: preset, seed, and the optional overrides of the command line."""
+
+    preset: str
+    family: str
+    seed: int = DEFAULT_SEED
+    players: tuple[str, ...] | None = None
+    hands: int | None = None
+    matches: int | None = None
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """One run of a study: its folder inside the study folder, and how to play it.
+
+    ``simulate``: keyword arguments of :func:`kout_sim.simulate` (without ``out``, ``workers``,
+    ``overwrite``); or ``runner(folder, workers)`` writes the run itself and ``command`` is the
+    command that does the same from a shell."""
+
+    path: str
+    kind: str
+    simulate: dict[str, Any] | None = None
+    runner: Callable[[Path, int | None], object] | None = None
+    command: str | None = None
+    studies: tuple[str, ...] = ()
+
+    def key(self) -> str:
+        """Identical plans (same simulation) share one run in ``all``."""
+        if self.simulate is not None:
+            return json.dumps(self.simulate, sort_keys=True, default=str)
+        return f"{self.path}:{id(self.runner)}"
+
+
+@dataclass(frozen=True)
+class Study:
+    """A named study: what it answers, the runs it needs, the game families it applies to."""
+
+    name: str
+    summary: str
+    plan: Callable[[StudyArgs], list[RunPlan]]
+    families: tuple[str, ...] | None = None
+    in_all: bool = True
+
+
+STUDIES: dict[str, Study] = {}
+"""Every study by name (``all`` is handled by :func:`plan_study`)."""
+
+
+def register(study: Study) -> Study:
+    """Add (or replace) a study in :data:`STUDIES`."""
+    STUDIES[study.name] = study
+    return study
+
+
+def _players(args: StudyArgs, default: Sequence[str]) -> list[str]:
+    return list(args.players or default)
+
+
+def _hands_plan(name: str) -> Callable[[StudyArgs], list[RunPlan]]:
+    def plan(args: StudyArgs) -> list[RunPlan]:
+        return [
+            RunPlan(
+                name,
+                "hands",
+                {
+                    "preset": args.preset,
+                    "players": _players(args, HEURISTIC),
+                    "hands": args.hands or DEFAULT_HANDS,
+                    "seed": args.seed,
+                },
+            )
+        ]
+
+    return plan
+
+
+def _seats_plan(args: StudyArgs) -> list[RunPlan]:
+    return [
+        RunPlan(
+            "seats",
+            "matches",
+            {
+                "preset": args.preset,
+                "players": _players(args, HEURISTIC),
+                "matches": args.matches or DEFAULT_SEAT_MATCHES,
+                "seed": args.seed + 1,
+            },
+        )
+    ]
+
+
+def _match_length_plan(args: StudyArgs) -> list[RunPlan]:
+    return [
+        RunPlan(
+            f"match-length/target-{t}",
+            "matches",
+            {
+                "preset": args.preset,
+                "options": {"target": t},
+                "players": _players(args, MATCH_LENGTH_PLAYERS),
+                "matches": args.matches or DEFAULT_SWEEP_MATCHES,
+                "seed": args.seed + 2,
+            },
+        )
+        for t in TARGETS[args.family]
+    ]
+
+
+register(
+    Study(
+        "bids",
+        f"independent hands, heuristic players (default {DEFAULT_HANDS:,}): bid success, the "
+        "bid guide, seat effects",
+        _hands_plan("bids"),
+    )
+)
+register(
+    Study(
+        "match-length",
+        "whole matches at several targets, heuristic against heuristic:epsilon=0.05 (default "
+        f"{DEFAULT_SWEEP_MATCHES:,} per target): match length, end reasons, the stronger side",
+        _match_length_plan,
+    )
+)
+register(
+    Study(
+        "seats",
+        f"whole matches, heuristic in every seat (default {DEFAULT_SEAT_MATCHES:,}): seat and "
+        "dealer effects, the first dealer's match win rate",
+        _seats_plan,
+    )
+)
+register(
+    Study(
+        "baloot-modes",
+        f"Baloot hands, heuristic players (default {DEFAULT_HANDS:,}): Sun and Hokum beside "
+        "human rates",
+        _hands_plan("baloot-modes"),
+        families=("baloot",),
+    )
+)
+
+
+def study_names() -> list[str]:
+    """Every study name, ``all`` included."""
+    load_extensions()
+    return [*STUDIES, "all"]
+
+
+def plan_study(name: str, args: StudyArgs) -> list[RunPlan]:
+    """The runs of study ``name`` (``all``: of every study that applies; identical runs once),
+    each tagged with the studies that use it. ``ValueError`` for an unknown study or one that
+    does not apply to the preset's family."""
+    load_extensions()
+    if name == "all":
+        chosen = [
+            s
+            for s in STUDIES.values()
+            if s.in_all and (s.families is None or args.family in s.families)
+        ]
+    elif name in STUDIES:
+        chosen = [STUDIES[name]]
+        fams = chosen[0].families
+        if fams is not None and args.family not in fams:
+            raise ValueError(
+                f"study {name!r} applies to {' and '.join(fams)} presets only, not {args.preset}"
+            )
+    else:
+        raise ValueError(f"unknown study {name!r}; valid: {', '.join(study_names())}")
+    plans: dict[str, RunPlan] = {}
+    for study in chosen:
+        for plan in study.plan(args):
+            key = plan.key()
+            if key in plans:
+                old = plans[key]
+                plans[key] = replace(old, studies=(*old.studies, study.name))
+            else:
+                plans[key] = replace(plan, studies=(study.name,))
+    return list(plans.values())
+
+
+def _positive(name: str, value: int | None) -> None:
+    if value is not None and (isinstance(value, bool) or value < 1):
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+
+
+def study_command(
+    name: str,
+    preset: str,
+    out: str | Path,
+    seed: int,
+    players: Sequence[str] | None,
+    hands: int | None,
+    matches: int | None,
+) -> str:
+    """The ``kout-sim study`` command for these arguments."""
+    args = ["kout-sim", "study", name, "--preset", preset, "--seed", str(seed)]
+    for p in players or ():
+        args += ["--players", p]
+    if hands is not None:
+        args += ["--hands", str(hands)]
+    if matches is not None:
+        args += ["--matches", str(matches)]
+    args += ["--out", str(out)]
+    return shlex.join(args)
+
+
+def default_folder(name: str, preset: str) -> Path:
+    return Path("data") / "studies" / f"{name}-{preset}"
+
+
+def report_hint(folder: str | Path) -> str:
+    """The report command to run after a study."""
+    folder = Path(folder)
+    return shlex.join(
+        ["kout-sim", "report", "--run", str(folder), "--out", str(folder / "report.html")]
+    )
+
+
+def _prepare_folder(folder: Path, overwrite: bool) -> None:
+    if folder.exists():
+        if not overwrite:
+            raise ValueError(f"output folder {folder} exists; pass --overwrite to replace it")
+        if not folder.is_dir() or (any(folder.iterdir()) and not (folder / "study.json").exists()):
+            raise ValueError(f"{folder} exists and is not a study folder; not replacing it")
+        shutil.rmtree(folder)
+    try:
+        folder.mkdir(parents=True)
+    except OSError as exc:
+        raise ValueError(f"cannot create the output folder {folder}: {exc.strerror}") from None
+
+
+def _write_json(folder: Path, data: dict[str, Any]) -> None:
+    tmp = folder / ".study.json.tmp"
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True, default=str) + "\n")
+    tmp.replace(folder / "study.json")
+
+
+def run_study(
+    name: str,
+    preset: str,
+    *,
+    out: str | Path | None = None,
+    seed: int = DEFAULT_SEED,
+    workers: int | None = None,
+    players: Sequence[str] | None = None,
+    hands: int | None = None,
+    matches: int | None = None,
+    overwrite: bool = False,
+    log: Callable[[str], object] = lambda _: None,
+) -> Path:
+    """Play every run of study ``name`` for ``preset`` into a study folder; returns the folder.
+
+    ``players``: the line-up of every run instead of the study's (one spec, two for the teams, or
+    one per seat); ``hands`` / ``matches``: the sizes instead of the defaults (``matches`` is per
+    target in ``match-length``). ``log`` receives one line per run before it starts. Raises
+    ``ValueError`` (one line) for bad input: unknown study or preset, a study that does not apply
+    to the preset, non-positive counts, a bad player spec, an existing folder without
+    ``overwrite``."""
+    from kout_sim.sim.batch import lineup_of
+
+    from .report import simulate_command
+
+    rules = kout_sim.get_rules(preset)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    _positive("hands", hands)
+    _positive("matches", matches)
+    args = StudyArgs(
+        rules.name,
+        rules.preset.family,
+        seed,
+        tuple(players) if players else None,
+        hands,
+        matches,
+    )
+    plans = plan_study(name, args)
+    for plan in plans:
+        if plan.simulate is not None:
+            lineup_of(
+                kout_sim.get_rules(preset, plan.simulate.get("options")), plan.simulate["players"]
+            )
+    folder = Path(out) if out is not None else default_folder(name, rules.name)
+    command = study_command(name, rules.name, folder, seed, players, hands, matches)
+    _prepare_folder(folder, overwrite)
+    meta: dict[str, Any] = {
+        "name": name,
+        "preset": rules.name,
+        "seed": seed,
+        "command": command,
+        "report_command": report_hint(folder),
+        "version": kout_sim.__version__,
+        "status": "running",
+        "runs": [
+            {"path": p.path, "kind": p.kind, "studies": list(p.studies), "settings": p.simulate}
+            for p in plans
+        ],
+    }
+    _write_json(folder, meta)
+    started = time.perf_counter()
+    for entry, plan in zip(meta["runs"], plans):
+        target = folder / plan.path
+        if plan.simulate is not None:
+            log(
+                f"{plan.path}: {simulate_command({**_settings(plan.simulate), 'preset': rules.name}, target)}"
+            )
+            kout_sim.simulate(**plan.simulate, out=target, workers=workers)
+            settings = json.loads((target / "run.json").read_text())
+            entry["command"] = simulate_command(settings, target)
+        else:
+            assert plan.runner is not None
+            log(f"{plan.path}: {plan.command or '(custom runner)'}")
+            plan.runner(target, workers)
+            entry["command"] = plan.command
+    meta.update(status="complete", seconds=round(time.perf_counter() - started, 3))
+    _write_json(folder, meta)
+    return folder
+
+
+def _settings(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``run.json``-like settings of ``simulate`` keyword arguments (for the log line)."""
+    rules = kout_sim.get_rules(kwargs["preset"], kwargs.get("options"))
+    unit = "hands" if kwargs.get("hands") is not None else "matches"
+    return {
+        "preset": rules.name,
+        "family": rules.preset.family,
+        "options": dict(rules.options),
+        "players": kwargs["players"],
+        "unit": unit,
+        "count": kwargs[unit],
+        "seed": kwargs["seed"],
+    }

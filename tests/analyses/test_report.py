@@ -1,0 +1,361 @@
+"""Strategy reports on small runs: every number the report's JSON carries is recomputed here from
+the parquet files with plain polars and numpy (not through the analyses functions), and the page is
+checked to be self-contained. Studies: a tiny ``all`` study expands to its runs."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+import kout_sim
+from analyses import report as rp
+from analyses import studies
+from kout_sim.cli import main
+
+Z = 1.96
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """Textbook Wilson score interval (written out again here on purpose)."""
+    p = k / n
+    denom = 1 + Z * Z / n
+    centre = (p + Z * Z / (2 * n)) / denom
+    half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / denom
+    return max(0.0, min(centre - half, p)), min(1.0, max(centre + half, p))
+
+
+def normal_ci(x: np.ndarray) -> tuple[float, float, float]:
+    m = float(x.mean())
+    half = Z * float(x.std(ddof=1)) / math.sqrt(len(x))
+    return m, m - half, m + half
+
+
+def blob(html_text: str) -> dict[str, Any]:
+    found = re.search(
+        r'<script type="application/json" id="report-data">(.*?)</script>', html_text, re.S
+    )
+    assert found, "no report-data JSON in the page"
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
+
+
+def rows(data: dict[str, Any], section: str, table: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = data["sections"][section]["tables"][table]["rows"]
+    return out
+
+
+def raw_hands(folder: Path) -> pl.DataFrame:
+    return pl.read_parquet(folder / "hands" / "*.parquet")
+
+
+def raw_matches(folder: Path) -> pl.DataFrame:
+    return pl.read_parquet(folder / "matches" / "*.parquet")
+
+
+def kout_hand_columns(raw: pl.DataFrame, n_seats: int = 4) -> dict[str, np.ndarray]:
+    """forced, net points, strength bucket of every hand, with numpy."""
+    bidder = raw["bidder"].to_numpy().astype(int)
+    dealer = raw["dealer"].to_numpy().astype(int)
+    passes = np.array([c.split(" ").count("pass") for c in raw["calls"].to_list()])
+    forced = (bidder == dealer) & (passes == n_seats - 1)
+    p0 = raw["points_team0"].to_numpy().astype(int)
+    p1 = raw["points_team1"].to_numpy().astype(int)
+    team = bidder % 2
+    net = np.where(team == 0, p0 - p1, p1 - p0)
+    strength = (
+        raw["bidder_trump_length"].fill_null(0).to_numpy().astype(int)
+        + raw["bidder_jokers"].fill_null(0).to_numpy().astype(int)
+        + raw["bidder_trump_honours"].fill_null(0).to_numpy().astype(int)
+    )
+    return {
+        "forced": forced,
+        "net": net,
+        "bucket": np.clip(strength, 4, 12),
+        "contract": raw["contract"].to_numpy().astype(int),
+        "made": raw["made"].to_numpy().astype(bool),
+        "rel": (bidder - dealer) % n_seats,
+    }
+
+
+@pytest.fixture(scope="session")
+def kout_report(
+    kout_run: Path, kout_matches_run: Path, sweep_runs: dict[int, Path], runs_root: Path
+) -> tuple[str, dict[str, Any], Path]:
+    out = runs_root / "reports" / "kout.html"
+    paths = [kout_run, kout_matches_run, *sweep_runs.values()]
+    rp.write_report(paths, out, title="test report")
+    text = out.read_text()
+    return text, blob(text), out
+
+
+def test_by_contract_recomputed(kout_report: tuple[str, dict[str, Any], Path], kout_run: Path):
+    _, data, _ = kout_report
+    h = kout_hand_columns(raw_hands(kout_run))
+    table = rows(data, "bid_success", "by_contract")
+    assert sum(r["rows"] for r in table) == len(h["net"]) == 3_000
+    for r in table:
+        sel = (h["contract"] == int(r["bid"])) & (h["forced"] == r["forced"])
+        k, n = int(h["made"][sel].sum()), int(sel.sum())
+        assert (r["made_k"], r["made_n"], r["share_k"], r["share_n"]) == (k, n, n, 3_000)
+        assert r["made_rate"] == pytest.approx(k / n)
+        assert (r["made_low"], r["made_high"]) == pytest.approx(wilson(k, n), abs=1e-12)
+        assert (r["share_low"], r["share_high"]) == pytest.approx(wilson(n, 3_000), abs=1e-12)
+        if n > 1:
+            mean, low, high = normal_ci(h["net"][sel].astype(float))
+            assert (r["points_mean"], r["points_low"], r["points_high"]) == pytest.approx(
+                (mean, low, high)
+            )
+    malzoom = [r for r in table if r["bid"] == "5" and r["forced"]]
+    assert malzoom and malzoom[0]["rows"] == raw_hands(kout_run)["malzoom"].sum()
+
+
+def test_bid_guide_recomputed(kout_report: tuple[str, dict[str, Any], Path], kout_run: Path):
+    _, data, _ = kout_report
+    h = kout_hand_columns(raw_hands(kout_run))
+    free = ~h["forced"]
+    guide = rows(data, "bid_guide", "guide")
+    assert guide, "no bucket had a bid with 30 hands"
+    for r in guide:
+        means = {}
+        for bid in range(5, 10):
+            sel = free & (h["bucket"] == r["strength_bucket"]) & (h["contract"] == bid)
+            if sel.sum() >= rp.MIN_N:
+                means[str(bid)] = (h["net"][sel].mean(), int(sel.sum()), sel)
+        best = max(means, key=lambda b: means[b][0])
+        assert r["best_bid"] == best and r["candidates"] == len(means)
+        mean, n, sel = means[best]
+        assert r["n"] == n and r["mean"] == pytest.approx(mean)
+        assert (r["low"], r["high"]) == pytest.approx(normal_ci(h["net"][sel].astype(float))[1:])
+        k = int(h["made"][sel].sum())
+        assert r["made_k"] == k and (r["made_low"], r["made_high"]) == pytest.approx(wilson(k, n))
+    # the pooled ranges: every number recomputed on the pooled hands
+    ranges = rows(data, "bid_guide", "guide_ranges")
+    assert ranges
+    for r in ranges:
+        in_range = free & (h["bucket"] >= r["from_bucket"]) & (h["bucket"] <= r["to_bucket"])
+        cands = {
+            b: h["net"][in_range & (h["contract"] == b)]
+            for b in range(5, 10)
+            if (in_range & (h["contract"] == b)).sum() >= rp.MIN_N
+        }
+        best = max(cands, key=lambda b: cands[b].mean())
+        assert r["best_bid"] == str(best) and r["n"] == len(cands[best])
+        assert r["mean"] == pytest.approx(cands[best].mean())
+        sel = in_range & (h["contract"] == best)
+        assert r["made_k"] == h["made"][sel].sum() and r["made_n"] == sel.sum()
+    # the summary states the guidance as numbers, the same numbers
+    first = ranges[0]
+    sentence = next(s for s in data["summary"] if s.startswith("With a hand of"))
+    assert f"bid {first['best_bid']}" in sentence
+    assert f"{100 * first['made_rate']:.1f}%" in sentence
+    assert f"n={first['made_n']:,}" in sentence and f"{first['mean']:+.2f}" in sentence
+
+
+def test_seats_recomputed(
+    kout_report: tuple[str, dict[str, Any], Path], kout_run: Path, kout_matches_run: Path
+):
+    _, data, _ = kout_report
+    h = kout_hand_columns(raw_hands(kout_run))
+    for r in rows(data, "seats", "bid_share"):
+        k = int((h["rel"] == r["seat_rel"]).sum())
+        assert (r["k"], r["n"]) == (k, 3_000)
+        assert (r["low"], r["high"]) == pytest.approx(wilson(k, 3_000))
+    m = raw_matches(kout_matches_run)
+    won = (m["winner"].to_numpy() == m["first_dealer"].to_numpy() % 2).sum()
+    overall = next(
+        r for r in rows(data, "seats", "first_dealer_wins") if r["first_dealer_team"] == "any"
+    )
+    assert len(m) == 150 and (overall["k"], overall["n"]) == (won, 150)
+    # the match-length sweep (different teams) is not read as a seat study
+    assert "first dealer" in " ".join(data["summary"])
+
+
+def test_match_length_recomputed(
+    kout_report: tuple[str, dict[str, Any], Path], sweep_runs: dict[int, Path]
+):
+    _, data, _ = kout_report
+    lengths = {r["target"]: r for r in rows(data, "match_length", "hands_per_match")}
+    wins = {r["target"]: r for r in rows(data, "match_length", "stronger_side_wins")}
+    assert sorted(lengths) == [31, 101]  # the sweep, not the equal-teams run at 101
+    for target, folder in sweep_runs.items():
+        m = raw_matches(folder)
+        n_hands = m["n_hands"].to_numpy().astype(float)
+        mean, low, high = normal_ci(n_hands)
+        r = lengths[target]
+        assert r["n"] == len(m) == 100
+        assert (r["mean"], r["low"], r["high"]) == pytest.approx((mean, low, high))
+        assert r["median"] == np.median(n_hands) and r["max"] == n_hands.max()
+        k = int((m["winner"] == 0).sum())
+        assert (wins[target]["k"], wins[target]["n"]) == (k, 100)
+        assert (wins[target]["low"], wins[target]["high"]) == pytest.approx(wilson(k, 100))
+        reasons = {r["reason"]: r for r in rows(data, "match_length", "end_reasons")}
+        assert set(reasons) <= {"target", "kout", "bawan_first_hand"}
+    sentence = next(s for s in data["summary"] if s.startswith("From target 31 to 101"))
+    assert f"{lengths[101]['mean']:.1f}" in sentence
+
+
+def test_page_is_self_contained_and_small(kout_report: tuple[str, dict[str, Any], Path]):
+    text, data, out = kout_report
+    refs = re.findall(r"""(?:src|href)\s*=\s*["']([^"']*)["']""", text, re.I)
+    assert refs and all(r.startswith(("data:", "#")) for r in refs), refs
+    assert "<link" not in text and "@import" not in text and "url(" not in text
+    assert text.count("data:image/png;base64,") >= 3
+    assert out.stat().st_size < 2_000_000
+    assert data["title"] == "test report" and data["preset"] == "kout_bo_4"
+    assert [s for s in data["sections"]] == ["bid_success", "bid_guide", "match_length", "seats"]
+    # atomic write: no temporary file left beside the report
+    assert [p.name for p in out.parent.iterdir()] == ["kout.html"]
+
+
+def test_every_run_has_metadata_and_a_command_that_reproduces_it(
+    kout_report: tuple[str, dict[str, Any], Path], kout_run: Path, tmp_path: Path
+):
+    _, data, out = kout_report
+    meta = next(r for r in data["runs"] if r["folder"] == str(kout_run))
+    assert meta["seed"] == 11 and meta["count"] == 3_000 and meta["preset"] == "kout_bo_4"
+    assert meta["version"] and "git_revision" in meta and meta["players"][0].startswith("heuristic")
+    expected = f"kout-sim simulate --preset kout_bo_4 --players heuristic --hands 3000 --seed 11 --out {kout_run}"
+    assert meta["command"] == expected
+    assert data["commands"]["report"].startswith("kout-sim report --run ")
+    assert f"--out {out}" in data["commands"]["report"]
+    # the command writes the same rows again
+    args = shlex.split(meta["command"])[1:]
+    args[args.index("--out") + 1] = str(tmp_path / "again")
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert raw_hands(tmp_path / "again").equals(raw_hands(kout_run))
+    sweep = [r for r in data["runs"] if r["unit"] == "matches" and r["options"]["target"] == 31]
+    assert "--option target=31" in sweep[0]["command"]
+    assert "--players heuristic --players random:pass=0.8" in sweep[0]["command"]
+
+
+def test_sections_follow_the_data(kout_run: Path, baloot_run: Path, bh_run: Path, tmp_path: Path):
+    only_hands = rp.write_report([kout_run], tmp_path / "a.html")
+    assert [s.key for s in only_hands.sections] == ["bid_success", "bid_guide", "seats"]
+
+    baloot = rp.write_report([baloot_run], tmp_path / "b.html")
+    keys = [s.key for s in baloot.sections]
+    assert "baloot_modes" in keys and "match_length" in keys
+    data = blob((tmp_path / "b.html").read_text())
+    raw = raw_hands(baloot_run)
+    shares = {r["mode"]: r for r in rows(data, "baloot_modes", "mode_shares")}
+    for mode in ("sun", "hokum"):
+        k = int((raw["mode"] == mode).sum())
+        assert (shares[mode]["k"], shares[mode]["n"]) == (k, len(raw))
+    fails = {
+        r["mode"]: r
+        for r in rows(data, "baloot_modes", "buyer_results")
+        if r["measure"] == "buyer_fails"
+    }
+    sun = raw.filter(pl.col("mode") == "sun")
+    assert fails["sun"]["k"] == int((~sun["made"]).sum()) and fails["sun"]["n"] == len(sun)
+
+    rp.write_report([bh_run], tmp_path / "c.html")
+    data = blob((tmp_path / "c.html").read_text())
+    assert "baloot_modes" not in data["sections"]
+    # the Inzili (8) wins or loses the match, not points: not in the expected-points tables
+    assert all(r["bid"] != "8" for r in rows(data, "bid_guide", "expected_points"))
+    reasons = {r["reason"] for r in rows(data, "match_length", "end_reasons")}
+    assert reasons == {"target", "inzili", "forced_joker"}
+
+
+def test_mixed_presets_are_refused(kout_run: Path, bh_run: Path, tmp_path: Path):
+    with pytest.raises(ValueError, match="mix presets"):
+        rp.write_report([kout_run, bh_run], tmp_path / "x.html")
+    result = CliRunner().invoke(
+        main, ["report", "--run", str(kout_run), "--run", str(bh_run), "--out", "x.html"]
+    )
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: the runs mix presets (kout_bh_4, kout_bo_4)")
+    assert result.stderr.count("\n") == 1
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_other_runs_are_passed_through_to_new_sections(kout_run: Path, tmp_path: Path):
+    other = tmp_path / "fork-run"
+    (other / "forks").mkdir(parents=True)
+    pl.DataFrame({"x": [1, 2, 3]}).write_parquet(other / "forks" / "part-00000.parquet")
+    (other / "run.json").write_text(json.dumps({"preset": "kout_bo_4", "kind": "fork"}))
+
+    def fork_section(inp: rp.ReportInput) -> rp.Section | None:
+        runs = [r for r in inp.other_runs if r.kind == "fork"]
+        if not runs:
+            return None
+        total = int(runs[0].tables["forks"].select(pl.col("x").sum()).collect().item())
+        sec = rp.Section("fork", "Forks", findings=[f"sum {total}"])
+        sec.blocks.append(rp.Table("t", "caption", pl.DataFrame({"total": [total]}), []))
+        return sec
+
+    rp.SECTIONS.append(fork_section)
+    try:
+        report = rp.write_report([kout_run, other], tmp_path / "r.html")
+    finally:
+        rp.SECTIONS.remove(fork_section)
+    assert [r.kind for r in report.inp.other_runs] == ["fork"]
+    data = blob((tmp_path / "r.html").read_text())
+    assert data["sections"]["fork"]["tables"]["t"]["rows"] == [{"total": 6}]
+    assert "sum 6" in data["summary"]
+
+
+def test_study_folder_expands_to_its_runs(tmp_path: Path):
+    folder = tmp_path / "study"
+    result = CliRunner().invoke(
+        main,
+        [
+            "study",
+            "all",
+            "--preset",
+            "kout_bo_4",
+            "--hands",
+            "2000",
+            "--matches",
+            "30",
+            "--seed",
+            "5",
+            "--workers",
+            "1",
+            "--out",
+            str(folder),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == (
+        f"kout-sim report --run {folder} --out {folder / 'report.html'}"
+    )
+    meta = json.loads((folder / "study.json").read_text())
+    assert meta["name"] == "all" and meta["preset"] == "kout_bo_4" and meta["status"] == "complete"
+    paths = [r["path"] for r in meta["runs"]]
+    targets = studies.TARGETS["kout_bo"]
+    assert paths == ["bids", *[f"match-length/target-{t}" for t in targets], "seats"]
+    for entry in meta["runs"]:
+        run = json.loads((folder / entry["path"] / "run.json").read_text())
+        assert run["status"] == "complete" and run["count"] == (
+            2000 if entry["kind"] == "hands" else 30
+        )
+        assert entry["command"].startswith("kout-sim simulate --preset kout_bo_4")
+    runs, found = rp.expand([folder])
+    assert [r.folder for r in runs] == [folder / p for p in paths]
+    assert found[0]["command"] == meta["command"]
+    report = rp.write_report([folder], folder / "report.html")
+    data = blob((folder / "report.html").read_text())
+    lengths = rows(data, "match_length", "hands_per_match")
+    assert [r["target"] for r in lengths] == list(targets)
+    assert data["commands"]["studies"] == [meta["command"]]
+    assert {r.study for r in report.inp.runs} == {"bids", "match-length", "seats"}
+
+
+def test_hand_runs_of_different_players_are_not_pooled(kout_run: Path, tmp_path: Path):
+    other = kout_sim.simulate(
+        "kout_bo_4", players="random", hands=500, seed=3, out=tmp_path / "random", workers=1
+    )
+    with pytest.raises(ValueError, match="differ in players or options"):
+        rp.write_report([kout_run, other], tmp_path / "r.html")
