@@ -26,6 +26,7 @@ by the forced joker lead, by the joker holder's role and hand at the deal, and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -164,7 +165,8 @@ def figure(forks: Frame, measure: str = "net", min_n: int = 200) -> Figure:
         ax.axhline(0, color="0.6", lw=0.8)
         ax.set_xlabel(label)
     axes[0].set_ylabel(f"joker minus other card ({measure})")
-    axes[0].legend(loc="best", fontsize=8)
+    if axes[0].get_legend_handles_labels()[0]:
+        axes[0].legend(loc="best", fontsize=8)
     fig.suptitle("Value of playing the joker: paired forks, 95% intervals clustered by hand")
     fig.tight_layout()
     return fig
@@ -225,3 +227,274 @@ def forced_joker_matches(matches: Frame) -> pl.DataFrame:
         .with_columns(wilson_columns("k", "n"))
         .collect()
     )
+
+
+# ---- the report section and the study ------------------------------------------------------------------
+
+FORKS_KIND = "joker_forks"
+DEFAULT_FORK_HANDS = 1_000_000
+REPORT_MEASURES = (("net", "net points per hand", False), ("made", "contract made", True))
+
+
+def _value_columns(percent: bool) -> list[Any]:
+    from .report import Column, count, num, pct
+
+    def fmt(x: Any) -> str:
+        return pct(x) if percent else num(x, 3, signed=True)
+
+    def ci(r: dict[str, Any], lo: str, hi: str) -> str:
+        if percent:
+            return f"{100 * r[lo]:+.2f} .. {100 * r[hi]:+.2f} points of %"
+        return f"{num(r[lo], 3, signed=True)} .. {num(r[hi], 3, signed=True)}"
+
+    def diff(r: dict[str, Any]) -> str:
+        value = f"{100 * r['diff']:+.2f} points of %" if percent else num(r["diff"], 3, True)
+        return f"{value} ({ci(r, 'low', 'high')})"
+
+    return [
+        Column("forks (hands)", lambda r: f"{count(r['n'])} ({count(r['hands'])})"),
+        Column("joker", lambda r: fmt(r["mean_joker"])),
+        Column("best other card", lambda r: fmt(r["mean_other"])),
+        Column("paired difference (95% CI)", diff),
+        Column("unpaired 95% CI", lambda r: ci(r, "unpaired_low", "unpaired_high")),
+        Column(
+            "variance reduction",
+            lambda r: (
+                "n/a" if r["variance_reduction"] is None else f"{r['variance_reduction']:.1f}x"
+            ),
+        ),
+    ]
+
+
+def _significant(table: pl.DataFrame, column: str, role: str, min_n: int) -> list[dict[str, Any]]:
+    rows = table.filter(
+        (pl.col("role") == role)
+        & (pl.col("n") >= min_n)
+        & ((pl.col("low") > 0) | (pl.col("high") < 0))
+    )
+    return rows.sort("diff").to_dicts()
+
+
+def joker_section(inp: Any) -> Any:
+    """The report section of ``kout-sim forks`` runs of the report's preset (and, for Bahraini
+    Kout, the forced joker lead in its match runs)."""
+    from .report import (
+        Column,
+        Paragraph,
+        Plot,
+        Section,
+        Table,
+        count,
+        num,
+        pct,
+        pct_ci,
+        rate_cols,
+        text_col,
+    )
+
+    runs = [r for r in inp.other_runs if r.kind == FORKS_KIND and r.preset == inp.preset]
+    bahraini = inp.family == "kout_bh"
+    match_runs = [r for r in inp.match_runs if r.symmetric] if bahraini else []
+    if not runs and not match_runs:
+        return None
+    lead = inp.family == "kout_bo"
+    section = Section("joker", "The joker: paired forks" if runs else "The forced joker lead")
+    if runs:
+        forks = pl.concat([r.tables["forks"].collect() for r in runs], how="diagonal_relaxed")
+        run = runs[0]
+        what = "lead a joker" if lead else "play the joker into a trick"
+        section.blocks.append(
+            Paragraph(
+                f"At every decision where a seat could {what} and could also play another card "
+                f"({len(forks):,} decisions in {forks['hand'].n_unique():,} of "
+                f"{sum(int(r.settings['count']) for r in runs):,} hands, players "
+                f"{' | '.join(dict.fromkeys(run.players))}), the position was played on twice: "
+                "with the joker, and with the card the player's own policy picks among its other "
+                "cards, from the same deal and with the same random numbers after the fork. The "
+                "difference is the joker's value there. Intervals are 95%, with standard errors "
+                "clustered by hand; the unpaired interval is what two independent samples of as "
+                "many forks would give."
+            )
+        )
+        tables = []
+        for measure, label, percent in REPORT_MEASURES:
+            t = joker_value(forks, measure).with_columns(measure=pl.lit(measure))
+            tables.append(t)
+            cols = [Column("role", lambda r: str(r["role"])), *_value_columns(percent)]
+            section.blocks.append(
+                Table(f"value_{measure}", f"Joker vs best other card: {label}", t, cols)
+            )
+        tricks = joker_value(forks, "tricks")
+        section.blocks.append(
+            Table(
+                "value_tricks",
+                "Joker vs best other card: tricks taken by the seat's team",
+                tricks,
+                [Column("role", lambda r: str(r["role"])), *_value_columns(False)],
+            )
+        )
+        for column, label in (
+            ("contract", "contract"),
+            ("trick", "trick (0 = first)"),
+            ("trumps_out", "trumps still out"),
+        ):
+            by = value_by(forks, column, "net")
+            section.blocks.append(
+                Table(
+                    f"by_{column}",
+                    f"Net points per hand, joker minus best other card, by {label}",
+                    by,
+                    [
+                        Column("role", lambda r: str(r["role"])),
+                        text_col(column, label),
+                        *_value_columns(False),
+                    ],
+                )
+            )
+        section.blocks.append(
+            Plot(
+                "figure",
+                "The joker's value (net points per hand) with 95% intervals",
+                figure(forks, "net"),
+            )
+        )
+        net = {r["role"]: r for r in tables[0].to_dicts()}
+        made = {r["role"]: r for r in tables[1].to_dicts()}
+        tr = {r["role"]: r for r in tricks.to_dicts()}
+        for role in ("bidding team", "defenders"):
+            if role not in net or net[role]["n"] < 30:
+                continue
+            rn, rm, rt = net[role], made[role], tr[role]
+            verb = "Leading a permitted joker" if lead else "Playing the joker into a trick"
+            whose = "the bidding team's" if role == "bidding team" else "the defenders'"
+            section.findings.append(
+                f"{verb} rather than the best other card changes {whose} net points per hand by "
+                f"{num(rn['diff'], 3, True)} (95% CI {num(rn['low'], 3, True)} .. "
+                f"{num(rn['high'], 3, True)}, n={count(rn['n'])} forks in {count(rn['hands'])} hands) "
+                f"and the bidding team's made rate by {100 * rm['diff']:+.2f} points of % "
+                f"({100 * rm['low']:+.2f} .. {100 * rm['high']:+.2f}); the pairing narrows the "
+                "interval "
+                + (
+                    f"{rn['variance_reduction'] ** 0.5:.1f}x for points and "
+                    if rn["variance_reduction"] is not None
+                    else ""
+                )
+                + (
+                    f"{rt['variance_reduction'] ** 0.5:.1f}x for tricks"
+                    if rt["variance_reduction"] is not None
+                    else "(every pair agreed)"
+                )
+                + "."
+            )
+        by_trick = value_by(forks, "trick", "net")
+        best = _significant(by_trick, "trick", "bidding team", 200)
+        if best:
+            hi = best[-1]
+            if hi["diff"] > 0:
+                section.findings.append(
+                    f"The joker pays for the bidding team at trick {hi['trick']}: "
+                    f"{num(hi['diff'], 3, True)} points per hand ({num(hi['low'], 3, True)} .. "
+                    f"{num(hi['high'], 3, True)}, n={count(hi['n'])})."
+                )
+            lo = best[0]
+            if lo["diff"] < 0:
+                section.findings.append(
+                    f"It costs the bidding team most at trick {lo['trick']}: "
+                    f"{num(lo['diff'], 3, True)} points per hand ({num(lo['low'], 3, True)} .. "
+                    f"{num(lo['high'], 3, True)}, n={count(lo['n'])})."
+                )
+        if bahraini:
+            lost = joker_value(forks, "match_lost").filter(pl.col("n") >= 30)
+            section.blocks.append(
+                Table(
+                    "value_match_lost",
+                    "Joker vs best other card: the hand loses the match (forced joker lead)",
+                    lost,
+                    [Column("role", lambda r: str(r["role"])), *_value_columns(True)],
+                )
+            )
+            for r in lost.to_dicts():
+                if r["mean_other"] > 0:
+                    section.findings.append(
+                        f"Keeping the joker ({r['role']}) ends {pct(r['mean_other'], 2)} of these "
+                        f"hands with the forced joker lead that loses the match (n={count(r['n'])}); "
+                        "shedding it removes that risk."
+                    )
+        section.data["forks_runs"] = [str(r.folder) for r in runs]
+    for run in match_runs[:1]:
+        matches = forced_joker_matches(run.tables["matches"])
+        holders = forced_joker_by_holder(run.tables["hands"])
+        section.blocks.append(
+            Table(
+                "forced_matches",
+                f"Matches ended by the forced joker lead (RULES.md 2.8), target {run.target or 'default'}",
+                matches,
+                rate_cols("matches"),
+            )
+        )
+        section.blocks.append(
+            Table(
+                "forced_by_holder",
+                "Hands ended by the forced joker lead, by the joker holder's role and trumps dealt",
+                holders,
+                [
+                    Column("holder", lambda r: str(r["holder_role"])),
+                    Column("holder's trumps", lambda r: str(r["holder_trumps"])),
+                    *rate_cols("hands"),
+                ],
+            )
+        )
+        ended = matches.to_dicts()[0]
+        section.findings.append(
+            f"The forced joker lead ends {pct(ended['rate'])} of matches (95% CI "
+            f"{pct_ci(ended['low'], ended['high'])}, n={count(ended['n'])})."
+        )
+    return section
+
+
+def _forks_plan(args: Any) -> list[Any]:
+    import shlex
+
+    from .studies import HEURISTIC, RunPlan, _seats_plan
+
+    hands = args.hands or DEFAULT_FORK_HANDS
+    players = list(args.players or HEURISTIC)
+    seed = args.seed + 3
+
+    def runner(folder: Any, workers: int | None) -> object:
+        from kout_sim.sim.fork import write_forks
+
+        return write_forks(folder, args.preset, hands, seed, players, workers=workers)
+
+    command = ["kout-sim", "forks", "--preset", args.preset, "--hands", str(hands)]
+    command += ["--seed", str(seed)]
+    for p in args.players or ():
+        command += ["--players", p]
+    # run_study fills in the run's folder
+    plan = RunPlan(
+        "joker-forks", FORKS_KIND, runner=runner, command=shlex.join(command) + " --out {out}"
+    )
+    plans = [plan]
+    if args.family == "kout_bh":
+        plans += _seats_plan(args)  # the forced joker lead in whole matches
+    return plans
+
+
+def _register() -> None:
+    from .report import SECTIONS
+    from .studies import Study, register
+
+    if joker_section not in SECTIONS:
+        SECTIONS.append(joker_section)
+    register(
+        Study(
+            "joker-lead",
+            f"joker decisions of independent hands forked (default {DEFAULT_FORK_HANDS:,} hands, "
+            "heuristic players): what leading (Kout Bo) or shedding (Bahraini) a joker is worth",
+            _forks_plan,
+            families=("kout_bo", "kout_bh"),
+        )
+    )
+
+
+_register()

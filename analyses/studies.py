@@ -17,10 +17,13 @@ Built-in studies (:data:`STUDIES`):
   (default 20,000 matches): seat and dealer effects, the first dealer's match win rate.
 - ``baloot-modes``: Baloot only; independent heuristic hands (default 1,000,000): Sun and Hokum
   beside human rates.
+- ``joker-lead`` (registered by :mod:`analyses.joker_lead`): Kout presets; the joker decisions of
+  independent heuristic hands forked (``kout-sim forks``, default 1,000,000 hands), plus, for
+  Bahraini Kout, the ``seats`` matches (the forced joker lead).
 - ``all``: every study that applies to the preset; identical runs are played once.
 
 Every run of a study uses the study seed plus a fixed offset per study (``bids`` and
-``baloot-modes`` +0, ``seats`` +1, ``match-length`` +2; the targets of the sweep share theirs, so
+``baloot-modes`` +0, ``seats`` +1, ``match-length`` +2, ``joker-lead`` +3; the targets of the sweep share theirs, so
 match ``m`` starts from the same deal at every target), so a study folder is reproduced exactly
 by its command.
 
@@ -90,7 +93,7 @@ class RunPlan:
 
     ``simulate``: keyword arguments of :func:`kout_sim.simulate` (without ``out``, ``workers``,
     ``overwrite``); or ``runner(folder, workers)`` writes the run itself and ``command`` is the
-    command that does the same from a shell."""
+    command that does the same from a shell (``{out}`` in it stands for the run's folder)."""
 
     path: str
     kind: str
@@ -384,9 +387,10 @@ def run_study(
             entry["command"] = simulate_command(settings, target)
         else:
             assert plan.runner is not None
-            log(f"{plan.path}: {plan.command or '(custom runner)'}")
+            shown = (plan.command or "(custom runner)").replace("{out}", shlex.quote(str(target)))
+            log(f"{plan.path}: {shown}")
             plan.runner(target, workers)
-            entry["command"] = plan.command
+            entry["command"] = (plan.command or "").replace("{out}", shlex.quote(str(target)))
     meta.update(status="complete", seconds=round(time.perf_counter() - started, 3))
     _write_json(folder, meta)
     return folder

@@ -337,6 +337,8 @@ def study(
                     (Kout Bo 31-201, Bahraini 26-101, Baloot 52-202)
       seats         heuristic matches: seat and dealer effects, first-dealer wins
       baloot-modes  Baloot only: Sun and Hokum beside human rates
+      joker-lead    Kout only: joker decisions forked (kout-sim forks): what a joker lead
+                    (Kout Bo) or shedding the joker (Bahraini) is worth
       all           every study that applies to the preset
 
     The folder holds one run folder per simulation and study.json (the runs, their settings and

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -249,8 +250,25 @@ def write_forks(
         lead_only=lead_only,
         workers=workers,
     )
+    command = [
+        "kout-sim",
+        "forks",
+        "--preset",
+        rules.name,
+        "--hands",
+        str(hands),
+        "--seed",
+        str(seed),
+    ]
+    for key, value in sorted(dict(options or {}).items()):
+        command += ["--option", f"{key}={value}"]
+    for spec in lineup.describe():
+        command += ["--players", spec]
+    if lead_only != (int(rules.tables[0][L.P_JOKER_MODEL]) == L.JOKER_LADDER):
+        command += ["--at", "lead" if lead_only else "any"]
     settings: dict[str, Any] = {
         "kind": "joker_forks",
+        "command": shlex.join([*command, "--out", str(out)]),
         "preset": rules.name,
         "options": dict(rules.options),
         "family": rules.preset.family,

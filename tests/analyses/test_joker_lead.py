@@ -113,3 +113,27 @@ def test_forced_joker_by_holder_recomputed_from_the_hands(bh_run: Path) -> None:
     raw = matches_of(bh_run)
     assert matches["n"][0] == len(raw)
     assert matches["k"][0] == (raw["reason"] == "forced_joker").sum()
+
+
+def test_report_joker_section_recomputed_from_the_parquet(forks_run: Path, tmp_path: Path) -> None:
+    """The report's joker tables equal the paired differences computed from the forks file."""
+    from analyses import report as rp
+
+    from .test_report import blob, rows
+
+    out = tmp_path / "joker.html"
+    rp.write_report([forks_run], out)
+    data = blob(out.read_text())
+    raw = pl.read_parquet(forks_run / "forks" / "*.parquet")
+    for measure in ("net", "made", "tricks"):
+        for row in rows(data, "joker", f"value_{measure}"):
+            part = raw.filter(pl.col("bidding_team") == (row["role"] == "bidding team"))
+            a = part[f"{measure}_joker"].cast(pl.Float64).to_numpy()
+            b = part[f"{measure}_other"].cast(pl.Float64).to_numpy()
+            diff, se = _clustered(a - b, part["hand"].to_numpy())
+            assert row["n"] == len(part)
+            assert row["diff"] == pytest.approx(diff)
+            assert row["low"] == pytest.approx(diff - 1.96 * se)
+    contracts = rows(data, "joker", "by_contract")
+    assert sum(r["n"] for r in contracts) == len(raw)
+    assert any("Leading a permitted joker" in f for f in data["sections"]["joker"]["findings"])

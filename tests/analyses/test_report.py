@@ -335,13 +335,20 @@ def test_study_folder_expands_to_its_runs(tmp_path: Path):
     assert meta["name"] == "all" and meta["preset"] == "kout_bo_4" and meta["status"] == "complete"
     paths = [r["path"] for r in meta["runs"]]
     targets = studies.TARGETS["kout_bo"]
-    assert paths == ["bids", *[f"match-length/target-{t}" for t in targets], "seats"]
+    assert paths == [
+        "bids",
+        *[f"match-length/target-{t}" for t in targets],
+        "seats",
+        "joker-forks",
+    ]
     for entry in meta["runs"]:
         run = json.loads((folder / entry["path"] / "run.json").read_text())
         assert run["status"] == "complete" and run["count"] == (
-            2000 if entry["kind"] == "hands" else 30
+            30 if entry["kind"] == "matches" else 2000
         )
-        assert entry["command"].startswith("kout-sim simulate --preset kout_bo_4")
+        command = "forks" if entry["kind"] == "joker_forks" else "simulate"
+        assert entry["command"].startswith(f"kout-sim {command} --preset kout_bo_4")
+        assert entry["command"].endswith(f"--out {folder / entry['path']}")
     runs, found = rp.expand([folder])
     assert [r.folder for r in runs] == [folder / p for p in paths]
     assert found[0]["command"] == meta["command"]
@@ -350,7 +357,7 @@ def test_study_folder_expands_to_its_runs(tmp_path: Path):
     lengths = rows(data, "match_length", "hands_per_match")
     assert [r["target"] for r in lengths] == list(targets)
     assert data["commands"]["studies"] == [meta["command"]]
-    assert {r.study for r in report.inp.runs} == {"bids", "match-length", "seats"}
+    assert {r.study for r in report.inp.runs} == {"bids", "match-length", "seats", "joker-lead"}
 
 
 def test_hand_runs_of_different_players_are_not_pooled(kout_run: Path, tmp_path: Path):
