@@ -106,6 +106,23 @@ HAND_COLUMNS: tuple[Column, ...] = (
     ),
 )
 
+BALOOT_ONLY = (
+    "mode",
+    "ashkal",
+    "face_up",
+    "card_points_team0",
+    "card_points_team1",
+    "double",
+    "project_points_team0",
+    "project_points_team1",
+    "gahwa",
+    "kaboot_team",
+    "project_team",
+    "baloot_seat",
+    "bidder_projects",
+)
+"""Columns that are null in the Kout presets' hands."""
+
 ACTION_COLUMNS: tuple[Column, ...] = (
     Column("match", pa.int64(), "match index (hands runs: the hand's stream index)"),
     Column("hand", pa.int16(), "hand number within the match"),
@@ -139,8 +156,21 @@ def _labels(codes: np.ndarray, names: list[str], missing: np.ndarray | None = No
 CARD_NAMES = [C.format_card(c) if c < 52 or c in C.JOKER_NAMES else "" for c in range(C.N_CARDS)]
 
 
-def _array(values: Any, dtype: pa.DataType) -> pa.Array:
-    """An arrow array of ``dtype``; numpy input is narrowed in numpy (fast), then wrapped."""
+@dataclass(frozen=True)
+class _Optional:
+    """An integer column with -1 as null."""
+
+    values: np.ndarray
+
+
+def _array(values: Any, dtype: pa.DataType, n: int) -> pa.Array:
+    """An arrow array of ``dtype``; numpy input is narrowed in numpy (fast), then wrapped;
+    ``None`` is a column of nulls (a field of the other game family)."""
+    if values is None:
+        return pa.nulls(n, dtype)
+    if isinstance(values, _Optional):
+        narrow = values.values.astype(dtype.to_pandas_dtype())
+        return pa.array(narrow, mask=values.values < 0)
     if isinstance(values, np.ndarray) and pa.types.is_integer(dtype):
         return pa.array(values.astype(dtype.to_pandas_dtype(), copy=False))
     if isinstance(values, pa.Array | pa.ChunkedArray) and values.type == dtype:
@@ -148,13 +178,15 @@ def _array(values: Any, dtype: pa.DataType) -> pa.Array:
     return pa.array(values, type=dtype)
 
 
-def _optional(values: np.ndarray) -> pa.Array:
+def _optional(values: np.ndarray) -> _Optional:
     """A column with -1 as null."""
-    return pa.array(values.astype(np.int16), mask=values < 0)
+    return _Optional(values)
 
 
-def _table(columns: tuple[Column, ...], data: dict[str, Any], metadata: dict[str, Any]) -> pa.Table:
-    arrays = [_array(data[c.name], c.dtype) for c in columns]
+def _table(
+    columns: tuple[Column, ...], data: dict[str, Any], metadata: dict[str, Any], n: int
+) -> pa.Table:
+    arrays = [_array(data[c.name], c.dtype, n) for c in columns]
     schema = pa.schema(
         [
             # a column without nulls is written as required: no definition levels to encode
@@ -194,26 +226,30 @@ def hands_table(rows: np.ndarray, metadata: dict[str, Any], rules: Rules) -> pa.
     for s in range(6):
         data[f"hand_seat{s}"] = rows[:, L.R_HAND + s]
     baloot = metadata.get("family") == "baloot"
-    mode = rows[:, L.R_MODE]
-    none = np.ones(len(rows), dtype=bool)
-    data["mode"] = _labels(mode, ["", "sun", "hokum"], (mode == 0) | (not baloot))
-    data["ashkal"] = pa.array(rows[:, L.R_ASHKAL].astype(bool), mask=none if not baloot else None)
-    data["face_up"] = _labels(rows[:, L.R_FACE_UP], CARD_NAMES, none if not baloot else None)
-    for name, col in (
-        ("card_points_team0", L.R_CARD_PTS),
-        ("card_points_team1", L.R_CARD_PTS + 1),
-        ("double", L.R_DOUBLE),
-        ("project_points_team0", L.R_PROJ_GP),
-        ("project_points_team1", L.R_PROJ_GP + 1),
-    ):
-        data[name] = pa.array(rows[:, col], mask=none if not baloot else None)
-    data["gahwa"] = pa.array(rows[:, L.R_GAHWA].astype(bool), mask=none if not baloot else None)
-    for name, col in (
-        ("kaboot_team", L.R_KABOOT),
-        ("project_team", L.R_PROJ_TEAM),
-        ("baloot_seat", L.R_BALOOT_SEAT),
-    ):
-        data[name] = pa.array(rows[:, col], mask=(rows[:, col] < 0) | (not baloot))
+    if baloot:
+        mode = rows[:, L.R_MODE]
+        data["mode"] = _labels(mode, ["", "sun", "hokum"], mode == 0)
+        data["ashkal"] = rows[:, L.R_ASHKAL].astype(bool)
+        data["face_up"] = _labels(rows[:, L.R_FACE_UP], CARD_NAMES)
+        for name, col in (
+            ("card_points_team0", L.R_CARD_PTS),
+            ("card_points_team1", L.R_CARD_PTS + 1),
+            ("double", L.R_DOUBLE),
+            ("project_points_team0", L.R_PROJ_GP),
+            ("project_points_team1", L.R_PROJ_GP + 1),
+        ):
+            data[name] = rows[:, col]
+        data["gahwa"] = rows[:, L.R_GAHWA].astype(bool)
+        for name, col in (
+            ("kaboot_team", L.R_KABOOT),
+            ("project_team", L.R_PROJ_TEAM),
+            ("baloot_seat", L.R_BALOOT_SEAT),
+        ):
+            data[name] = _optional(rows[:, col])
+        data["bidder_projects"] = F.projects(rows, rows[:, L.R_MODE] == 0)
+    else:
+        for name in BALOOT_ONLY:
+            data[name] = None
     family = rules.preset.family
     data["forced_joker"] = rows[:, L.R_FORCED_JOKER].astype(bool)
     data["calls"] = F.calls(rows, family)
@@ -230,8 +266,7 @@ def hands_table(rows: np.ndarray, metadata: dict[str, Any], rules: Rules) -> pa.
         ("bidder_card_points", L.R_B_CARD_PTS),
     ):
         data[name] = _optional(rows[:, col])
-    data["bidder_projects"] = F.projects(rows, (rows[:, L.R_MODE] == 0) | (not baloot))
-    return _table(HAND_COLUMNS, data, metadata)
+    return _table(HAND_COLUMNS, data, metadata, len(rows))
 
 
 def actions_table(
@@ -250,7 +285,7 @@ def actions_table(
         "action": _labels(codes & 0xFF, F.action_names(family)),
         "n_legal": (codes >> 12) & 0xFF,
     }
-    return _table(ACTION_COLUMNS, data, metadata)
+    return _table(ACTION_COLUMNS, data, metadata, len(codes))
 
 
 def _team_players(seats: list[str], team: int) -> str:
@@ -275,7 +310,7 @@ def matches_table(rows: np.ndarray, metadata: dict[str, Any], rules: Rules) -> p
         "score_team0": rows[:, L.X_SCORE],
         "score_team1": rows[:, L.X_SCORE + 1],
     }
-    return _table(MATCH_COLUMNS, data, metadata)
+    return _table(MATCH_COLUMNS, data, metadata, n)
 
 
 def data_dictionary() -> str:

@@ -357,17 +357,41 @@ def simulate(
     started = time.perf_counter()
     pending = [s for s in spec.shards() if not store.exists(*store.part(spec.marker, s[0]))]
     bar = _progress(sum(size for _, _, size in pending), unit)
+    counts: list[Summary] | None = None
     try:
         if scheduler is not None:
             _run_dask(scheduler, store, spec, settings, pending, bar)
         else:
-            _run_shards(store, spec, settings, pending, workers, bar)
+            counts = _run_shards(store, spec, settings, pending, workers, bar)
     finally:
         if bar is not None:
             bar.close()
     meta = {**settings, "status": "complete", "seconds": round(time.perf_counter() - started, 3)}
+    if counts is not None and len(pending) == len(list(spec.shards())):
+        # counted as the shards were played: summarize() need not read the tables again
+        meta["summary"] = merge_summaries(counts)
     store.write_json(meta, "run.json")
     return str(out) if "://" in str(out) else Path(out)
+
+
+SUMMARY_COLUMNS = (
+    "malzoom",
+    "contract",
+    "made",
+    "points_team0",
+    "points_team1",
+    "mode",
+    "kaboot_team",
+)
+
+
+def _shard_counts(tables: dict[str, pa.Table], family: str) -> Summary:
+    """The summary counts of one shard's tables (see :func:`summary_counts`)."""
+    hands = tables["hands"]
+    hands = hands.select([c for c in SUMMARY_COLUMNS if c in hands.column_names])
+    matches = tables.get("matches")
+    frame = pl.from_arrow(matches.select(["n_hands", "reason"])) if matches is not None else None
+    return summary_counts(pl.from_arrow(hands), frame, family)  # type: ignore[arg-type]
 
 
 def _run_shards(
@@ -377,35 +401,39 @@ def _run_shards(
     pending: list[tuple[int, int, int]],
     workers: int,
     bar: Any,
-) -> None:
+) -> list[Summary]:
     """Every worker thread plays, tabulates and writes whole shards in turn (the kernels, numpy
     and the parquet writer release the GIL), so the writing scales with the workers as the play
-    does; at most two shards per worker are queued, so memory stays flat."""
+    does; at most two shards per worker are queued, so memory stays flat. Returns the summary
+    counts of the shards."""
+    family = spec.rules.preset.family
 
-    def run(shard: tuple[int, int, int]) -> int:
+    def run(shard: tuple[int, int, int]) -> tuple[int, Summary]:
         k, start, size = shard
         tables = play_shard(spec, settings, start, size, 1, _rows_buffer(spec, size))
         write_shard(store, spec, k, tables)
-        return size
+        return size, _shard_counts(tables, family)
+
+    counts: list[Summary] = []
+
+    def done(result: tuple[int, Summary]) -> None:
+        counts.append(result[1])
+        if bar is not None:
+            bar.update(result[0])
 
     if workers == 1:
         for shard in pending:
-            done = run(shard)
-            if bar is not None:
-                bar.update(done)
-        return
+            done(run(shard))
+        return counts
     with ThreadPoolExecutor(workers) as pool:
-        in_flight: list[Future[int]] = []
+        in_flight: list[Future[tuple[int, Summary]]] = []
         for shard in pending:
             in_flight.append(pool.submit(run, shard))
             if len(in_flight) >= 2 * workers:
-                done = in_flight.pop(0).result()
-                if bar is not None:
-                    bar.update(done)
+                done(in_flight.pop(0).result())
         for future in in_flight:
-            done = future.result()
-            if bar is not None:
-                bar.update(done)
+            done(future.result())
+    return counts
 
 
 def _run_dask(
@@ -465,85 +493,140 @@ def load(run: str | os.PathLike[str]) -> dict[str, pl.LazyFrame]:
     return tables
 
 
+Summary = dict[str, dict[str, list[int]]]
+"""Additive counts behind :func:`summarize`: per table, a key (joined group values) -> counts."""
+
+
+def summary_counts(
+    hands: pl.DataFrame | pl.LazyFrame, matches: pl.DataFrame | pl.LazyFrame | None, family: str
+) -> Summary:
+    """The counts :func:`summarize` prints, from the hands (and matches) of a run or of one shard.
+    Counts of shards add up to the counts of the run (:func:`merge_summaries`)."""
+    lazy = hands.lazy()
+    out: Summary = {}
+    if family == "baloot":
+        by = (
+            lazy.with_columns(pl.col("mode").fill_null("void"))
+            .group_by("mode")
+            .agg(
+                pl.len().alias("n"),
+                (pl.col("made") == False).sum().cast(pl.Int64).alias("fails"),  # noqa: E712
+                pl.col("made").count().cast(pl.Int64).alias("fails_n"),
+                pl.col("kaboot_team").is_not_null().sum().cast(pl.Int64).alias("kaboot"),
+            )
+            .collect()
+        )
+        out["modes"] = {row[0]: [int(v) for v in row[1:]] for row in by.iter_rows()}
+    else:
+        by = (
+            lazy.group_by("malzoom", "contract")
+            .agg(
+                pl.len().alias("n"),
+                pl.col("made").sum().cast(pl.Int64).alias("made_k"),
+                pl.col("made").count().cast(pl.Int64).alias("made_n"),
+                (pl.col("points_team0") + pl.col("points_team1")).sum().cast(pl.Int64).alias("pts"),
+            )
+            .collect()
+        )
+        out["contracts"] = {
+            f"{int(row[0])}:{row[1]}": [int(v) for v in row[2:]] for row in by.iter_rows()
+        }
+    if matches is not None:
+        m = matches.lazy()
+        lengths = m.group_by("n_hands").len().collect()
+        reasons = m.group_by("reason").len().collect()
+        out["n_hands"] = {str(k): [int(v)] for k, v in lengths.iter_rows()}
+        out["reasons"] = {str(k): [int(v)] for k, v in reasons.iter_rows()}
+    return out
+
+
+def merge_summaries(parts: list[Summary]) -> Summary:
+    """The counts of several shards added up."""
+    total: Summary = {}
+    for part in parts:
+        for table, groups in part.items():
+            into = total.setdefault(table, {})
+            for key, counts in groups.items():
+                into[key] = [a + b for a, b in zip(into.get(key, [0] * len(counts)), counts)]
+    return total
+
+
 def summarize(run: str | os.PathLike[str]) -> str:
-    """A short text summary of a run: bid success by contract, and match lengths and endings."""
+    """A short text summary of a run: bid success by contract (Baloot: modes), and match lengths
+    and endings. Read from the counts the run recorded in ``run.json`` as it played, or (a run
+    resumed or played on a Dask cluster) computed from its tables."""
     meta = Store(run).read_json("run.json")
-    lazy = load(run)["hands"]
-    total = lazy.select(pl.len()).collect().item()
+    counts: Summary | None = meta.get("summary")
+    if counts is None:
+        tables = load(run)
+        counts = summary_counts(tables["hands"], tables.get("matches"), meta.get("family", ""))
+    return format_summary(meta, counts, str(run))
+
+
+def format_summary(meta: dict[str, Any], counts: Summary, run: str) -> str:
+    """The text of :func:`summarize` from the run's settings and counts."""
+    if meta.get("family") == "baloot":
+        groups = counts.get("modes", {})
+    else:
+        groups = counts.get("contracts", {})
+    total = sum(c[0] for c in groups.values())
     lines = [
         f"run {run}: preset {meta['preset']}, seed {meta['seed']}, {total:,} hands "
         f"in {meta['seconds']} s",
         "",
-        f"bid success by contract (players {' | '.join(dict.fromkeys(meta['players']))})",
-        f"{'contract':>8} {'hands':>10} {'share':>7} {'made':>7} {'mean pts':>9}",
     ]
     if meta.get("family") == "baloot":
-        return "\n".join(lines[:2] + _baloot_summary(lazy, total) + _match_summary(run))
-    by = (
-        lazy.group_by("malzoom", "contract")
-        .agg(
-            pl.len().alias("n"),
-            pl.col("made").mean().alias("made"),
-            (pl.col("points_team0") + pl.col("points_team1")).mean().alias("pts"),
-        )
-        .collect()
-        .with_columns(
-            label=pl.when(pl.col("malzoom"))
-            .then(pl.lit("5 forced"))
-            .otherwise(pl.col("contract").cast(pl.String))
-        )
-        .sort("label")
-    )
-    for row in by.iter_rows(named=True):
-        lines.append(
-            f"{row['label']:>8} {row['n']:>10,} {row['n'] / total:>7.1%} "
-            f"{row['made'] or 0:>7.1%} {row['pts']:>9.2f}"
-        )
-    return "\n".join(lines + _match_summary(run))
-
-
-def _baloot_summary(hands: pl.LazyFrame, total: int) -> list[str]:
-    lines = [
-        "modes bought",
-        f"{'mode':>8} {'hands':>10} {'share':>7} {'buyer fails':>12} {'kaboot':>7}",
-    ]
-    by = (
-        hands.with_columns(pl.col("mode").fill_null("void"))
-        .group_by("mode")
-        .agg(
-            pl.len().alias("n"),
-            (pl.col("made") == False).mean().alias("fails"),  # noqa: E712
-            pl.col("kaboot_team").is_not_null().mean().alias("kaboot"),
-        )
-        .sort("mode")
-        .collect()
-    )
-    for row in by.iter_rows(named=True):
-        lines.append(
-            f"{row['mode']:>8} {row['n']:>10,} {row['n'] / total:>7.1%} "
-            f"{row['fails'] or 0:>12.1%} {row['kaboot'] or 0:>7.1%}"
-        )
-    return lines
-
-
-def _match_summary(run: str | os.PathLike[str]) -> list[str]:
-    lines: list[str] = []
-    tables = load(run)
-    if "matches" in tables:
-        matches = tables["matches"].collect()
-        mean, median, longest = matches.select(
-            pl.col("n_hands").mean().alias("mean"),
-            pl.col("n_hands").median().alias("median"),
-            pl.col("n_hands").max().alias("max"),
-        ).row(0)
+        lines += [
+            "modes bought",
+            f"{'mode':>8} {'hands':>10} {'share':>7} {'buyer fails':>12} {'kaboot':>7}",
+        ]
+        for mode in sorted(groups):
+            n, fails, fails_n, kaboot = groups[mode]
+            lines.append(
+                f"{mode:>8} {n:>10,} {n / total:>7.1%} "
+                f"{fails / fails_n if fails_n else 0:>12.1%} {kaboot / n:>7.1%}"
+            )
+    else:
+        lines += [
+            f"bid success by contract (players {' | '.join(dict.fromkeys(meta['players']))})",
+            f"{'contract':>8} {'hands':>10} {'share':>7} {'made':>7} {'mean pts':>9}",
+        ]
+        labelled = {}
+        for key, c in groups.items():
+            malzoom, contract = key.split(":")
+            labelled["5 forced" if malzoom == "1" else contract] = c
+        for label in sorted(labelled):
+            n, made, made_n, points = labelled[label]
+            lines.append(
+                f"{label:>8} {n:>10,} {n / total:>7.1%} "
+                f"{made / made_n if made_n else 0:>7.1%} {points / n:>9.2f}"
+            )
+    if "n_hands" in counts:
+        lengths = sorted((int(k), c[0]) for k, c in counts["n_hands"].items())
+        n_matches = sum(c for _, c in lengths)
+        mean = sum(k * c for k, c in lengths) / n_matches
         lines += [
             "",
-            f"{len(matches):,} matches, mean {mean:.2f} hands per match "
-            f"(median {median:.0f}, max {longest})",
+            f"{n_matches:,} matches, mean {mean:.2f} hands per match "
+            f"(median {_median(lengths, n_matches):.0f}, max {lengths[-1][0]})",
             "match endings: "
             + ", ".join(
-                f"{r['reason']} {r['len'] / len(matches):.1%}"
-                for r in matches.group_by("reason").len().sort("reason").iter_rows(named=True)
+                f"{reason} {c[0] / n_matches:.1%}"
+                for reason, c in sorted(counts["reasons"].items())
             ),
         ]
-    return lines
+    return "\n".join(lines)
+
+
+def _median(histogram: list[tuple[int, int]], n: int) -> float:
+    """The median of the values of a sorted (value, count) histogram of ``n`` values."""
+
+    def nth(i: int) -> int:
+        seen = 0
+        for value, c in histogram:
+            seen += c
+            if i < seen:
+                return value
+        return histogram[-1][0]
+
+    return (nth((n - 1) // 2) + nth(n // 2)) / 2

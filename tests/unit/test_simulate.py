@@ -143,3 +143,28 @@ def test_local_dask_cluster_gives_the_same_rows(tmp_path: Path) -> None:
             .sort("match", "hand" if name == "hands" else "match")
             .equals(dask[name].sort("match", "hand" if name == "hands" else "match"))
         )
+
+
+@pytest.mark.usefixtures("small_shards")
+@pytest.mark.parametrize(
+    ("preset", "unit"), [("kout_bo_4", "hands"), ("kout_bh_4", "matches"), ("baloot", "matches")]
+)
+def test_summary_counted_while_playing_equals_the_tables(
+    tmp_path: Path, preset: str, unit: str
+) -> None:
+    """The counts the shards record as they are played add up to the counts of the tables."""
+    from kout_sim.sim.run import Store, format_summary, summarize, summary_counts
+
+    size = {"hands": 5_000, "matches": 600}[unit]
+    folder = kout_sim.simulate(preset, **{unit: size}, seed=4, out=tmp_path / "r", workers=2)
+    meta = Store(folder).read_json("run.json")
+    assert "summary" in meta
+    tables = kout_sim.load(folder)
+    scanned = summary_counts(tables["hands"], tables.get("matches"), meta["family"])
+    assert meta["summary"] == scanned
+    assert summarize(folder) == format_summary(meta, scanned, str(folder))
+    hands = tables["hands"].collect()
+    if meta["family"] != "baloot":
+        made = hands.filter(pl.col("contract") == 5, ~pl.col("malzoom"))["made"]
+        line = next(x for x in summarize(folder).splitlines() if x.split()[:1] == ["5"])
+        assert f"{made.mean():.1%}" in line and f"{len(made):,}" in line
