@@ -29,18 +29,16 @@ def _join_packed(
 ) -> np.ndarray:
     """Row ``i`` of a string column: the names of the first ``counts[i]`` bytes of ``packed[i]``
     (little-endian bytes of its int64 words, each a name index + 1), joined by ``sep``. Fills
-    ``offsets`` (int32[n + 1]) and returns the character data."""
+    ``offsets`` (int32[n + 1]) and returns the character data (one pass into a buffer sized for
+    the longest names)."""
     n = packed.shape[0]
-    total = 0
-    for i in range(n):
-        offsets[i] = total
-        for j in range(counts[i]):
-            code = ((packed[i, j >> 3] >> ((j & 7) * 8)) & 0xFF) - 1
-            total += length[code] + (sep.size if j > 0 else 0)
-    offsets[n] = total
-    data = np.empty(total, dtype=np.uint8)
+    widest = 0
+    for code in range(length.size):
+        widest = max(widest, length[code])
+    data = np.empty(counts.sum() * (widest + sep.size), dtype=np.uint8)
     at = 0
     for i in range(n):
+        offsets[i] = at
         for j in range(counts[i]):
             if j > 0:
                 for b in range(sep.size):
@@ -50,7 +48,8 @@ def _join_packed(
             for b in range(length[code]):
                 data[at] = table[start[code] + b]
                 at += 1
-    return data
+    offsets[n] = at
+    return data[:at]
 
 
 @jit
