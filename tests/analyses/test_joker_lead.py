@@ -137,3 +137,19 @@ def test_report_joker_section_recomputed_from_the_parquet(forks_run: Path, tmp_p
     contracts = rows(data, "joker", "by_contract")
     assert sum(r["n"] for r in contracts) == len(raw)
     assert any("Leading a permitted joker" in f for f in data["sections"]["joker"]["findings"])
+
+
+def test_flips_count_the_forks_whose_result_changes(forks_run: Path) -> None:
+    raw = pl.read_parquet(forks_run / "forks" / "*.parquet")
+    table = jl.flips(raw)
+    for row in table.iter_rows(named=True):
+        part = raw.filter(pl.col("bidding_team") == (row["role"] == "bidding team"))
+        a = part["made_joker"].cast(pl.Float64).to_numpy()
+        b = part["made_other"].cast(pl.Float64).to_numpy()
+        assert row["n"] == len(part) and row["k"] == int((a != b).sum())
+        flip = (a != b).mean()
+        spread = flip - (a.mean() - b.mean()) ** 2
+        if spread > 0:
+            # the unclustered variance reduction of the paired made rate, computed directly
+            direct = (a.var() + b.var()) / (a - b).var()
+            assert row["max_variance_reduction"] == pytest.approx(direct)
