@@ -88,11 +88,30 @@ def _name_table(names: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.frombuffer(b"".join(encoded) or b"\0", dtype=np.uint8), start, length
 
 
+def _validity(mask: np.ndarray | None) -> tuple[pa.Buffer | None, int]:
+    """(arrow validity bitmap, null count) of a null ``mask`` (``None``: no nulls)."""
+    if mask is None or not mask.any():
+        return None, 0
+    return pa.py_buffer(np.packbits(~mask, bitorder="little")), int(mask.sum())
+
+
+def numpy_array(values: np.ndarray, dtype: pa.DataType, mask: np.ndarray | None = None) -> pa.Array:
+    """An arrow integer or boolean array over a numpy array (null where ``mask``), built from its
+    buffers: ``pa.array`` on numpy input imports pandas, half a second at the start of a run."""
+    validity, nulls = _validity(mask)
+    if pa.types.is_boolean(dtype):
+        data = pa.py_buffer(np.packbits(np.asarray(values, dtype=bool), bitorder="little"))
+    else:
+        data = pa.py_buffer(np.ascontiguousarray(values, dtype=NUMPY_TYPES[dtype]))
+    return pa.Array.from_buffers(dtype, len(values), [validity, data], null_count=nulls)
+
+
+NUMPY_TYPES = {pa.int8(): np.int8, pa.int16(): np.int16, pa.int32(): np.int32, pa.int64(): np.int64}
+"""numpy dtype of each arrow integer type."""
+
+
 def _strings(n: int, offsets: np.ndarray, data: np.ndarray, mask: np.ndarray | None) -> pa.Array:
-    validity, null_count = None, 0
-    if mask is not None and mask.any():
-        validity = pa.array(~mask).buffers()[1]
-        null_count = int(mask.sum())
+    validity, null_count = _validity(mask)
     return pa.StringArray.from_buffers(
         n, pa.py_buffer(offsets), pa.py_buffer(data), validity, null_count
     )
@@ -152,4 +171,5 @@ def projects(rows: np.ndarray, none: np.ndarray) -> pa.Array:
     np.cumsum(counts, out=offsets[1:])
     flat = (codes[codes > 0] // 1000).astype(np.int64)
     names = labels(list(L.PROJ_NAMES), flat)
-    return pa.ListArray.from_arrays(pa.array(offsets), names, mask=pa.array(none))
+    offsets_array = numpy_array(offsets, pa.int32())
+    return pa.ListArray.from_arrays(offsets_array, names, mask=numpy_array(none, pa.bool_()))

@@ -169,10 +169,9 @@ def _array(values: Any, dtype: pa.DataType, n: int) -> pa.Array:
     if values is None:
         return pa.nulls(n, dtype)
     if isinstance(values, _Optional):
-        narrow = values.values.astype(dtype.to_pandas_dtype())
-        return pa.array(narrow, mask=values.values < 0)
-    if isinstance(values, np.ndarray) and pa.types.is_integer(dtype):
-        return pa.array(values.astype(dtype.to_pandas_dtype(), copy=False))
+        return F.numpy_array(values.values, dtype, values.values < 0)
+    if isinstance(values, np.ndarray):
+        return F.numpy_array(values, dtype)
     if isinstance(values, pa.Array | pa.ChunkedArray) and values.type == dtype:
         return values
     return pa.array(values, type=dtype)
@@ -212,7 +211,7 @@ def hands_table(rows: np.ndarray, metadata: dict[str, Any], rules: Rules) -> pa.
         "tricks_team0": rows[:, L.R_TRICKS],
         "tricks_team1": rows[:, L.R_TRICKS + 1],
         "n_tricks_played": rows[:, L.R_N_DONE],
-        "made": pa.array(made == 1, mask=made < 0),
+        "made": F.numpy_array(made == 1, pa.bool_(), made < 0),
         "points_team0": rows[:, L.R_POINTS],
         "points_team1": rows[:, L.R_POINTS + 1],
         "score_before_team0": rows[:, L.R_SCORE_BEFORE],
