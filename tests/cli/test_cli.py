@@ -158,3 +158,26 @@ def test_forks_writes_the_fork_table_and_prints_the_paired_value(tmp_path: Path)
 def test_forks_bad_input_is_one_line_exit_2(tmp_path: Path, args: list[str], words: str) -> None:
     code, _, stderr = _run("forks", *args, "--out", str(tmp_path / "f"))
     assert code == 2 and words in stderr and len(stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "stream", "text"),
+    [
+        (["--version"], 0, "stdout", "kout-sim, version"),
+        (["simulate", "--preset", "nope", "--hands", "5"], 2, "stderr", "error: unknown preset"),
+    ],
+)
+def test_console_entry_point_flushes_and_keeps_the_exit_status(
+    args: list[str], code: int, stream: str, text: str
+) -> None:
+    """``kout-sim`` (cli.run) skips the interpreter teardown: output and exit status survive."""
+    import subprocess
+    import sys
+
+    script = f"import sys; sys.argv = ['kout-sim', *{args!r}]; from kout_sim.cli import run; run()"
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == code
+    assert text in getattr(done, stream)
+    assert "Traceback" not in done.stderr
