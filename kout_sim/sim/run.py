@@ -407,8 +407,8 @@ def _run_shards(
 ) -> list[Summary]:
     """Every worker thread plays, tabulates and writes whole shards in turn (the kernels, numpy
     and the parquet writer release the GIL), so the writing scales with the workers as the play
-    does; at most two shards per worker are queued, so memory stays flat. Returns the summary
-    counts of the shards."""
+    does. Each holds one shard at a time (two more per worker wait, unstarted), so memory stays
+    flat. Returns the summary counts of the shards."""
     family = spec.rules.preset.family
 
     def run(shard: tuple[int, int, int]) -> tuple[int, Summary]:
