@@ -114,6 +114,83 @@ def paired_value(
     return out.sort(keys) if keys else out
 
 
+def observed_value(forks: Frame, by: Sequence[str] = (), measure: str = "net") -> pl.DataFrame:
+    """The comparison the hands alone allow, without forks: at the same decisions, the hands in
+    which the player itself played the joker against those in which it played another card
+    (``*_actual``). Per group of ``by``: ``n_joker``, ``n_other`` (decisions), the two means, their
+    difference ``diff`` and its 95% interval (``low``, ``high``; each mean's standard error
+    clustered by hand). It mixes the joker with whatever made the player choose it, and splits the
+    decisions unevenly; set beside :func:`paired_value` on the same forks it is the unpaired
+    comparison on the same hands."""
+    if measure not in MEASURES or measure == "match_lost":
+        raise ValueError(f"no observed outcome for measure {measure!r}")
+    keys = list(by)
+    value = pl.col(f"{measure}_actual").cast(pl.Float64)
+    lf = forks.lazy().filter(value.is_not_null()).with_columns(_v=value, _arm=pl.col("chose_joker"))
+    group = [*keys, "_arm"]
+    means = lf.group_by(group).agg(pl.len().alias("_n"), pl.col("_v").mean().alias("_m"))
+    var = (
+        lf.join(means, on=group)
+        .group_by([*group, "hand"])
+        .agg((pl.col("_v") - pl.col("_m")).sum().alias("_r"))
+        .group_by(group)
+        .agg((pl.col("_r") ** 2).sum().alias("_s"))
+    )
+    arms = means.join(var, on=group).with_columns(_se=pl.col("_s").sqrt() / pl.col("_n")).collect()
+    joker = arms.filter(pl.col("_arm")).drop("_arm", "_s")
+    other = arms.filter(~pl.col("_arm")).drop("_arm", "_s")
+    joker = joker.rename({"_n": "n_joker", "_m": "observed_joker", "_se": "_sej"})
+    other = other.rename({"_n": "n_other", "_m": "observed_other", "_se": "_seo"})
+    if keys:
+        both = joker.join(other, on=keys, how="inner")
+    else:
+        both = pl.concat([joker, other], how="horizontal")
+    se = (pl.col("_sej") ** 2 + pl.col("_seo") ** 2).sqrt()
+    out = both.with_columns(
+        diff=pl.col("observed_joker") - pl.col("observed_other"), se=se
+    ).with_columns(
+        low=pl.col("diff") - Z95 * pl.col("se"), high=pl.col("diff") + Z95 * pl.col("se")
+    )
+    out = out.drop("_sej", "_seo")
+    return out.sort(keys) if keys else out
+
+
+def pairing_gain(forks: Frame, measure: str = "net") -> pl.DataFrame:
+    """Per role, how much narrower the paired interval is than two unpaired comparisons on the
+    same forks: ``width_paired``; ``width_independent`` (the two branches measured on independent
+    deals, as many forks each) and ``ratio_independent``; ``width_observed`` (the hands as the
+    player played them: its joker plays against its other plays, :func:`observed_value`) and
+    ``ratio_observed``; with the observed difference and its interval."""
+    df = collect(forks).with_columns(ROLE)
+    paired = paired_value(df, ["role"], measure)
+    observed = observed_value(df, ["role"], measure).rename(
+        {
+            "diff": "observed_diff",
+            "low": "observed_low",
+            "high": "observed_high",
+            "se": "observed_se",
+        }
+    )
+    return (
+        paired.select("role", "n", "hands", "diff", "low", "high", "se", "se_unpaired")
+        .join(observed, on="role", how="inner")
+        .with_columns(
+            width_paired=2 * Z95 * pl.col("se"),
+            width_independent=2 * Z95 * pl.col("se_unpaired"),
+            width_observed=2 * Z95 * pl.col("observed_se"),
+        )
+        .with_columns(
+            ratio_independent=pl.when(pl.col("se") > 0).then(
+                pl.col("width_independent") / pl.col("width_paired")
+            ),
+            ratio_observed=pl.when(pl.col("se") > 0).then(
+                pl.col("width_observed") / pl.col("width_paired")
+            ),
+        )
+        .sort("role")
+    )
+
+
 def joker_value(forks: Frame, measure: str = "net") -> pl.DataFrame:
     """The joker's value per role (bidding team or defenders): one row each."""
     return paired_value(collect(forks).with_columns(ROLE), ["role"], measure)
@@ -350,6 +427,63 @@ def joker_section(inp: Any) -> Any:
                 Table(f"value_{measure}", f"Joker vs best other card: {label}", t, cols)
             )
         tricks = joker_value(forks, "tricks")
+        gain = pl.concat(
+            [
+                pairing_gain(forks, m).with_columns(measure=pl.lit(m))
+                for m in ("net", "made", "tricks")
+            ],
+            how="diagonal_relaxed",
+        )
+
+        def width(r: dict[str, Any], name: str) -> str:
+            scale = 100 if r["measure"] == "made" else 1
+            return f"{scale * r[name]:.3f}"
+
+        section.blocks.append(
+            Table(
+                "pairing_gain",
+                "95% interval widths of the joker's value: paired forks against the two unpaired "
+                "comparisons on the same forks (made rate in points of %)",
+                gain,
+                [
+                    Column("measure", lambda r: str(r["measure"])),
+                    Column("role", lambda r: str(r["role"])),
+                    Column("forks", lambda r: count(r["n"])),
+                    Column("paired", lambda r: width(r, "width_paired")),
+                    Column(
+                        "the player's own joker plays vs its other plays (n joker / n other)",
+                        lambda r: (
+                            f"{width(r, 'width_observed')} ({count(r['n_joker'])} / "
+                            f"{count(r['n_other'])})"
+                        ),
+                    ),
+                    Column(
+                        "observed / paired",
+                        lambda r: (
+                            "n/a" if r["ratio_observed"] is None else f"{r['ratio_observed']:.1f}x"
+                        ),
+                    ),
+                    Column("independent deals", lambda r: width(r, "width_independent")),
+                    Column(
+                        "independent / paired",
+                        lambda r: (
+                            "n/a"
+                            if r["ratio_independent"] is None
+                            else f"{r['ratio_independent']:.1f}x"
+                        ),
+                    ),
+                ],
+            )
+        )
+        for r in gain.filter(
+            (pl.col("role") == "bidding team") & pl.col("ratio_observed").is_not_null()
+        ).to_dicts():
+            section.findings.append(
+                f"Pairing ({r['measure']}): the paired interval is {r['ratio_observed']:.1f}x "
+                "narrower than comparing, on the same hands, the player's own joker plays "
+                f"(n={count(r['n_joker'])}) with its other plays (n={count(r['n_other'])}), and "
+                f"{r['ratio_independent']:.1f}x narrower than two samples on independent deals."
+            )
         flipped = flips(forks)
         section.blocks.append(
             Table(

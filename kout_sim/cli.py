@@ -404,7 +404,7 @@ def forks(
 ) -> None:
     """Play every joker decision of N hands on twice (joker / best other card, same random
     numbers after) and print the joker's paired value with its interval."""
-    from analyses.joker_lead import joker_value
+    from analyses.joker_lead import joker_value, pairing_gain
 
     from .sim.fork import write_forks
     from .sim.run import load
@@ -425,7 +425,9 @@ def forks(
     except (ValueError, OSError) as exc:
         _fail(str(exc))
         return
-    table = joker_value(load(folder)["forks"])
+    forks_table = load(folder)["forks"].collect()
+    table = joker_value(forks_table)
+    gain = {r["role"]: r for r in pairing_gain(forks_table, "net").to_dicts()}
     click.echo(f"{folder}: {int(table['n'].sum()):,} forks of {hands:,} hands")
     click.echo("joker minus best other card, points per hand for the seat's team (95% CI):")
     for row in table.iter_rows(named=True):
@@ -436,6 +438,14 @@ def forks(
             f"wide vs {row['high'] - row['low']:.3f}: "
             + ("every pair agreed" if reduction is None else f"variance reduction {reduction:.1f}x")
         )
+        observed = gain.get(row["role"])
+        if observed is not None and observed["ratio_observed"] is not None:
+            click.echo(
+                f"  {'':<13} the player's own joker plays vs its other plays on the same hands: "
+                f"{observed['observed_diff']:+.3f} ({observed['observed_low']:+.3f} .. "
+                f"{observed['observed_high']:+.3f}), an interval "
+                f"{observed['ratio_observed']:.1f}x wider"
+            )
 
 
 @main.command()

@@ -94,7 +94,12 @@ F_TRICKS = 20  # 2 entries: tricks of the seat's team at the end
 F_FORCED = 22  # 2 entries: a forced joker lead ended the hand (RULES.md 2.8)
 F_MATCH_WINNER = 24  # 2 entries: team that wins the match by the hand alone (-1 none)
 F_ILLEGAL = 26  # 1: a policy chose an illegal action in a branch
-F_SIZE = 28
+# the hand itself, played on by the policies from the fork (the player's own choice):
+F_ACTUAL_MADE = 28
+F_ACTUAL_NET = 29
+F_ACTUAL_TRICKS = 30
+F_ACTUAL_FORCED = 31
+F_SIZE = 32
 
 
 @jit_inline
@@ -310,6 +315,12 @@ def _fork_block(
             if forked:
                 out[i, k - 1, F_CHOSEN] = action
             apply_action(S, P, STR, action, family)
+        for r in range(max(k, 0)):
+            team = out[i, r, F_SEAT] % 2
+            out[i, r, F_ACTUAL_MADE] = S[S_MADE]
+            out[i, r, F_ACTUAL_NET] = S[S_POINTS + team] - S[S_POINTS + 1 - team]
+            out[i, r, F_ACTUAL_TRICKS] = S[S_TRICKS + team]
+            out[i, r, F_ACTUAL_FORCED] = S[S_FORCED_JOKER]
         counts[i] = k
 
 

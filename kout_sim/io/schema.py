@@ -361,6 +361,10 @@ def _forks_dictionary() -> list[str]:
     for c in OUTCOME_COLUMNS:
         names = ", ".join(f"`{c.name}_{b}`" for b in BRANCHES)
         lines.append(f"| {names} | per branch | {c.meaning} |")
+    lines.append(
+        "| `made_actual`, `net_actual`, `tricks_actual`, `forced_joker_actual` | as above | the hand "
+        "itself, as the policy played it on from the fork (its own choice, `chosen`) |"
+    )
     return lines
 
 

@@ -123,8 +123,10 @@ def fork_records(
 
 def fork_table(records: np.ndarray, rules: Rules) -> pl.DataFrame:
     """The fork records as a DataFrame (columns: :data:`POSITION_COLUMNS`, ``bidding_team``,
-    ``leading``, ``trump``, ``joker``, ``other``, ``chosen``, ``chose_joker``, and every outcome of
-    :data:`OUTCOME_COLUMNS` per branch, e.g. ``net_joker`` and ``net_other``)."""
+    ``leading``, ``trump``, ``joker``, ``other``, ``chosen``, ``chose_joker``, every outcome of
+    :data:`OUTCOME_COLUMNS` per branch, e.g. ``net_joker`` and ``net_other``, and ``made_actual``,
+    ``net_actual``, ``tricks_actual``, ``forced_joker_actual``: the hand itself, as the policy
+    played it on from the fork)."""
     data: dict[str, object] = {c.name: records[:, c.field] for c in POSITION_COLUMNS}
     seat, bidder = records[:, FK.F_SEAT], records[:, FK.F_BIDDER]
     data["bidding_team"] = (seat % 2) == (bidder % 2)
@@ -140,7 +142,12 @@ def fork_table(records: np.ndarray, rules: Rules) -> pl.DataFrame:
         data[f"forced_joker_{branch}"] = records[:, FK.F_FORCED + b] == 1
         winner = records[:, FK.F_MATCH_WINNER + b]
         data[f"match_lost_{branch}"] = (winner >= 0) & (winner != seat % 2)
-    made = [f"made_{branch}" for branch in BRANCHES]
+    # the hand itself, as the policies played it on from the fork
+    data["made_actual"] = records[:, FK.F_ACTUAL_MADE]
+    data["net_actual"] = records[:, FK.F_ACTUAL_NET]
+    data["tricks_actual"] = records[:, FK.F_ACTUAL_TRICKS]
+    data["forced_joker_actual"] = records[:, FK.F_ACTUAL_FORCED] == 1
+    made = [f"made_{branch}" for branch in (*BRANCHES, "actual")]
     frame = pl.DataFrame(data).with_columns(
         pl.when(pl.col(m) < 0).then(None).otherwise(pl.col(m) == 1).alias(m) for m in made
     )

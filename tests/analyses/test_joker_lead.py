@@ -153,3 +153,23 @@ def test_flips_count_the_forks_whose_result_changes(forks_run: Path) -> None:
             # the unclustered variance reduction of the paired made rate, computed directly
             direct = (a.var() + b.var()) / (a - b).var()
             assert row["max_variance_reduction"] == pytest.approx(direct)
+
+
+def test_observed_value_compares_the_players_own_choices(forks_run: Path) -> None:
+    raw = pl.read_parquet(forks_run / "forks" / "*.parquet")
+    table = jl.observed_value(raw, ["bidding_team"], "net")
+    for row in table.iter_rows(named=True):
+        part = raw.filter(pl.col("bidding_team") == row["bidding_team"])
+        arms = []
+        for chose in (True, False):
+            arm = part.filter(pl.col("chose_joker") == chose)
+            values = arm["net_actual"].cast(pl.Float64).to_numpy()
+            arms.append((len(arm), *_clustered(values, arm["hand"].to_numpy())))
+        (nj, mj, sej), (no, mo, seo) = arms
+        assert (row["n_joker"], row["n_other"]) == (nj, no)
+        assert row["diff"] == pytest.approx(mj - mo)
+        assert row["high"] - row["low"] == pytest.approx(2 * 1.96 * np.hypot(sej, seo))
+    gain = jl.pairing_gain(raw, "tricks")
+    for row in gain.iter_rows(named=True):
+        assert row["width_paired"] == pytest.approx(row["high"] - row["low"])
+        assert row["ratio_observed"] == pytest.approx(row["width_observed"] / row["width_paired"])

@@ -156,3 +156,21 @@ def test_bad_forks_are_refused_with_one_line_errors() -> None:
         F.fork_records(rules, 10, 0, "ismcts")
     with pytest.raises(ValueError, match="positive"):
         F.fork_records(rules, 0, 0)
+
+
+def test_the_hand_itself_is_the_branch_of_the_players_own_choice(
+    forked: tuple[str, np.ndarray],
+) -> None:
+    """The heuristic draws no random numbers (epsilon 0), so the hand as it went on from the fork
+    is the branch whose card the player chose, whichever random stream each used."""
+    _, records = forked
+    checked = 0
+    for rec in records:
+        for b, card in enumerate((rec[FK.F_JOKER], rec[FK.F_OTHER])):
+            if rec[FK.F_CHOSEN] == card:
+                assert rec[FK.F_ACTUAL_MADE] == rec[FK.F_MADE + b]
+                assert rec[FK.F_ACTUAL_NET] == rec[FK.F_NET + b]
+                assert rec[FK.F_ACTUAL_TRICKS] == rec[FK.F_TRICKS + b]
+                assert rec[FK.F_ACTUAL_FORCED] == rec[FK.F_FORCED + b]
+                checked += 1
+    assert checked > len(records) // 2
