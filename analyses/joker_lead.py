@@ -53,6 +53,31 @@ def _pairs(forks: Frame, measure: str) -> pl.LazyFrame:
     )
 
 
+def _clustered_means(lf: pl.LazyFrame, group: list[str], values: dict[str, str]) -> pl.LazyFrame:
+    """Per group: ``n`` (rows), ``hands`` (distinct hands) and, for every ``name: column`` of
+    ``values``, ``mean_<name>`` and its standard error ``se_<name>`` clustered by hand (the square
+    root of the sum over hands of the squared summed residuals, over n)."""
+    means = lf.group_by(group).agg(
+        pl.len().alias("n"),
+        pl.col("hand").n_unique().alias("hands"),
+        *(pl.col(c).mean().alias(f"mean_{name}") for name, c in values.items()),
+    )
+    residuals = (
+        lf.join(means, on=group)
+        .group_by([*group, "hand"])
+        .agg((pl.col(c) - pl.col(f"mean_{n}")).sum().alias(f"_r_{n}") for n, c in values.items())
+        .group_by(group)
+        .agg((pl.col(f"_r_{name}") ** 2).sum().alias(f"_v_{name}") for name in values)
+    )
+    return (
+        means.join(residuals, on=group)
+        .with_columns(
+            (pl.col(f"_v_{name}").sqrt() / pl.col("n")).alias(f"se_{name}") for name in values
+        )
+        .drop(f"_v_{name}" for name in values)
+    )
+
+
 def paired_value(
     forks: Frame, by: Sequence[str] = (), measure: str = "net", z: float = Z95
 ) -> pl.DataFrame:
@@ -64,39 +89,11 @@ def paired_value(
     ``mean_other`` (the branch means) and their standard errors ``se_joker``, ``se_other``.
     """
     keys = list(by)
-    lf = _pairs(forks, measure)
-    means = lf.group_by(keys or pl.lit(0).alias("_all")).agg(
-        pl.len().alias("n"),
-        pl.col("hand").n_unique().alias("hands"),
-        pl.col("_a").mean().alias("mean_joker"),
-        pl.col("_b").mean().alias("mean_other"),
-        pl.col("_d").mean().alias("diff"),
-    )
     group = keys or ["_all"]
-    with_group = lf.with_columns(pl.lit(0).alias("_all")) if not keys else lf
-    # clustered variance of a mean: sum over hands of the squared summed residuals, over n²
-    clusters = (
-        with_group.join(means, on=group)
-        .group_by([*group, "hand"])
-        .agg(
-            (pl.col("_a") - pl.col("mean_joker")).sum().alias("_ra"),
-            (pl.col("_b") - pl.col("mean_other")).sum().alias("_rb"),
-            (pl.col("_d") - pl.col("diff")).sum().alias("_rd"),
-        )
-        .group_by(group)
-        .agg(
-            (pl.col("_ra") ** 2).sum().alias("_va"),
-            (pl.col("_rb") ** 2).sum().alias("_vb"),
-            (pl.col("_rd") ** 2).sum().alias("_vd"),
-        )
-    )
+    lf = _pairs(forks, measure).with_columns(_all=pl.lit(0))
     out = (
-        means.join(clusters, on=group)
-        .with_columns(
-            se_joker=pl.col("_va").sqrt() / pl.col("n"),
-            se_other=pl.col("_vb").sqrt() / pl.col("n"),
-            se=pl.col("_vd").sqrt() / pl.col("n"),
-        )
+        _clustered_means(lf, group, {"joker": "_a", "other": "_b", "diff": "_d"})
+        .rename({"mean_diff": "diff", "se_diff": "se"})
         .with_columns(se_unpaired=(pl.col("se_joker") ** 2 + pl.col("se_other") ** 2).sqrt())
         .with_columns(
             low=pl.col("diff") - z * pl.col("se"),
@@ -108,7 +105,7 @@ def paired_value(
                 (pl.col("se_unpaired") / pl.col("se")) ** 2
             ),
         )
-        .drop("_va", "_vb", "_vd", *([] if keys else ["_all"]))
+        .drop([] if keys else ["_all"])
         .collect()
     )
     return out.sort(keys) if keys else out
@@ -127,20 +124,19 @@ def observed_value(forks: Frame, by: Sequence[str] = (), measure: str = "net") -
     keys = list(by)
     value = pl.col(f"{measure}_actual").cast(pl.Float64)
     lf = forks.lazy().filter(value.is_not_null()).with_columns(_v=value, _arm=pl.col("chose_joker"))
-    group = [*keys, "_arm"]
-    means = lf.group_by(group).agg(pl.len().alias("_n"), pl.col("_v").mean().alias("_m"))
-    var = (
-        lf.join(means, on=group)
-        .group_by([*group, "hand"])
-        .agg((pl.col("_v") - pl.col("_m")).sum().alias("_r"))
-        .group_by(group)
-        .agg((pl.col("_r") ** 2).sum().alias("_s"))
+    arms = _clustered_means(lf, [*keys, "_arm"], {"v": "_v"}).collect()
+    joker = arms.filter(pl.col("_arm")).select(
+        *keys,
+        pl.col("n").alias("n_joker"),
+        pl.col("mean_v").alias("observed_joker"),
+        pl.col("se_v").alias("_sej"),
     )
-    arms = means.join(var, on=group).with_columns(_se=pl.col("_s").sqrt() / pl.col("_n")).collect()
-    joker = arms.filter(pl.col("_arm")).drop("_arm", "_s")
-    other = arms.filter(~pl.col("_arm")).drop("_arm", "_s")
-    joker = joker.rename({"_n": "n_joker", "_m": "observed_joker", "_se": "_sej"})
-    other = other.rename({"_n": "n_other", "_m": "observed_other", "_se": "_seo"})
+    other = arms.filter(~pl.col("_arm")).select(
+        *keys,
+        pl.col("n").alias("n_other"),
+        pl.col("mean_v").alias("observed_other"),
+        pl.col("se_v").alias("_seo"),
+    )
     if keys:
         both = joker.join(other, on=keys, how="inner")
     else:

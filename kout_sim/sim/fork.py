@@ -66,6 +66,12 @@ OUTCOME_COLUMNS = (
 )
 
 
+def default_lead_only(rules: Rules) -> bool:
+    """Fork leads only in Kout Bo, whose joker question is the lead (RULES.md 1.6); every joker
+    play in Bahraini Kout, whose joker is shed while following (2.8)."""
+    return int(rules.tables[0][L.P_JOKER_MODEL]) == L.JOKER_LADDER
+
+
 def _check(rules: Rules, players: Players) -> tuple[np.ndarray, np.ndarray]:
     if rules.preset.family == "baloot":
         raise ValueError(f"joker forks need a Kout preset (jokers); {rules.name} has none")
@@ -91,7 +97,7 @@ def fork_records(
         raise ValueError(f"hands must be a positive integer, got {n_hands!r}")
     workers = check_workers(workers)
     if lead_only is None:
-        lead_only = int(rules.tables[0][L.P_JOKER_MODEL]) == L.JOKER_LADDER
+        lead_only = default_lead_only(rules)
     P, STR = rules.tables
     starts = list(range(first, first + n_hands, FORK_CHUNK))
 
@@ -241,7 +247,7 @@ def write_forks(
     rules = get_rules(preset, options)
     lineup = lineup_of(rules, players)
     if lead_only is None:
-        lead_only = int(rules.tables[0][L.P_JOKER_MODEL]) == L.JOKER_LADDER
+        lead_only = default_lead_only(rules)
     store = Store(out)
     if store.exists():
         if not overwrite:
@@ -271,7 +277,7 @@ def write_forks(
         command += ["--option", f"{key}={value}"]
     for spec in lineup.describe():
         command += ["--players", spec]
-    if lead_only != (int(rules.tables[0][L.P_JOKER_MODEL]) == L.JOKER_LADDER):
+    if lead_only != default_lead_only(rules):
         command += ["--at", "lead" if lead_only else "any"]
     settings: dict[str, Any] = {
         "kind": "joker_forks",
