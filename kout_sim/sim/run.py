@@ -223,10 +223,10 @@ _thread = threading.local()
 
 def _rows_buffer(spec: RunSpec, size: int) -> np.ndarray | None:
     """This thread's result-row buffer for hand shards of ``spec``'s game family (None for a
-    shard of another size). Reusing it saves faulting in fresh pages for every shard (a fifth of
+    match run, or a shard of another size). Reusing it saves faulting in fresh pages for every shard (a fifth of
     the play time); the kernels rewrite every field a family uses for every hand, so nothing stale
     survives. The tables built from it are written before the thread plays its next shard."""
-    if size != spec.shard_size:
+    if spec.unit != "hands" or size != spec.shard_size:
         return None
     key = (spec.rules.preset.family, size)
     cached = getattr(_thread, "rows", None)
