@@ -9,10 +9,10 @@ VPY       := $(VENV)/bin/python
 STAMP     := $(VENV)/.installed
 PYTEST_N  ?= 2
 
-.PHONY: help venv simulate test test-slow lint bench clean-venv
+.PHONY: help venv simulate test test-slow coverage lint bench clean-venv
 
 help:
-	@echo "targets: venv simulate test test-slow lint bench clean-venv"
+	@echo "targets: venv simulate test test-slow coverage lint bench clean-venv"
 
 # Create .venv and install the project (+dev extra) against the pinned lock.
 # Re-runs only when pyproject.toml or requirements.lock change.
@@ -34,6 +34,14 @@ test: venv
 test-slow: venv
 	$(VPY) -m kout_sim.warmup
 	$(VPY) -m pytest -n $(PYTEST_N) -m slow
+
+# The engine's fast tests with the JIT off (every kernel runs as Python), under coverage.py: kernel
+# lines show up in the report. numpy warns on the wrapping uint64 arithmetic of the random streams.
+COVERAGE_TESTS := tests/scenarios tests/invariants tests/unit/test_cards.py tests/unit/test_rules.py
+coverage: venv
+	NUMBA_DISABLE_JIT=1 $(VPY) -m coverage run --source=kout_sim -m pytest -q -p no:xdist \
+		-W "ignore:overflow encountered:RuntimeWarning" $(COVERAGE_TESTS)
+	$(VPY) -m coverage report --include='kout_sim/engine/*,kout_sim/players/*' --sort=cover
 
 lint: venv
 	$(VENV)/bin/ruff check .

@@ -46,7 +46,8 @@ def main() -> None:
     multiple=True,
     metavar="SPEC",
     help="Player NAME[:KEY=VALUE,...]: once for every seat, twice for team 0 and team 1, or once "
-    "per seat [random]. See `kout-sim players`.",
+    "per seat [heuristic; `--players random` for uniformly random calls and cards]. See "
+    "`kout-sim players`.",
 )
 @click.option("--matches", type=int, default=10_000, show_default=True, help="Whole matches.")
 @click.option("--hands", type=int, default=None, help="Play N independent hands instead.")
@@ -84,7 +85,7 @@ def simulate(
         folder = run_simulation(
             preset,
             options=_parse_options(option),
-            players=list(players) or "random",
+            players=list(players) or "heuristic",
             matches=matches,
             hands=hands,
             seed=seed,

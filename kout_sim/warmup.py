@@ -1,8 +1,10 @@
-"""Compile (or load from the cache) every kernel entry point, one process per game family.
+"""Compile (or load from the cache) every kernel entry point the tests use, one process per family.
 
-``python -m kout_sim.warmup`` is what ``make test`` runs first: the kernels are compiled once, in
-parallel, and every test process then loads them from the cache instead of compiling its own copy.
-Users never need it (the first call of an entry point compiles it), but it moves the wait up front.
+``python -m kout_sim.warmup`` is what ``make test`` runs first: the kernels are compiled once, the
+two families in parallel, and every test process then loads them from the cache instead of
+compiling its own copy. The Kout process also compiles the joker fork drivers, which share its
+engine and players (compiled once in that process). Users never need it (the first call of an entry
+point compiles it), but it moves the wait up front.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ import time
 
 import numpy as np
 
-FAMILY_PRESETS = {"kout": "kout_bo_4", "baloot": "baloot", "forks": "kout_bo_4"}
-"""One warm-up process each: the two game families, and the joker fork entry points (Kout)."""
+FAMILY_PRESETS = {"kout": "kout_bo_4", "baloot": "baloot"}
+"""One warm-up process each: the two game families."""
 
 
 def warm_forks() -> float:
@@ -28,7 +30,7 @@ def warm_forks() -> float:
     from .sim.fork import fork_records, play_on
 
     started = time.perf_counter()
-    rules = get_rules(FAMILY_PRESETS["forks"])
+    rules = get_rules(FAMILY_PRESETS["kout"])
     records = fork_records(rules, 50, 0, "heuristic", workers=1)
     P, STR = rules.tables
     lineup = parse_lineup("heuristic", rules.n_players, rules.preset.family)
@@ -45,8 +47,6 @@ def warm_forks() -> float:
 
 def warm(family: str) -> float:
     """Compile the entry points of ``family``; returns the seconds it took."""
-    if family == "forks":
-        return warm_forks()
     from .engine import layout as L
     from .engine.play import hand_traced
     from .players import parse_lineup
@@ -99,8 +99,11 @@ def warm(family: str) -> float:
 
     mask = int(legal_mask(S, P, STR, int(P[L.P_FAMILY])))
     SEARCH[int(P[L.P_FAMILY])](S.copy(), P, STR, MS, rng, row, mask, nodes, value)
+    searching = ["ismcts:iterations=5", "heuristic"]
+    play_hands(rules, 2, 0, searching, workers=1)
+    play_matches(rules, 1, 0, searching, workers=1)
     if family == "kout":
-        play_hands(rules, 1, 0, ["ismcts:iterations=5", "heuristic"], workers=1)
+        warm_forks()
     return time.perf_counter() - started
 
 

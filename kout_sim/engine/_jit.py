@@ -10,12 +10,13 @@ import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import numba
+import numpy as np
 from llvmlite import ir
 from numba import types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 NOT_KERNELS = {"registry.py", "lineup.py", "__init__.py", "__main__.py", "step.py"}
 """Sources without kernels: editing them never invalidates compiled code."""
@@ -41,13 +42,15 @@ def _cache_dir() -> str:
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = _cache_dir()  # type: ignore[attr-defined]
 
-jit = numba.njit(cache=True, nogil=True)
-"""Decorator for the kernels of the engine."""
+jit = numba.njit(cache=True, nogil=True, forceinline=True)
+"""Decorator for the kernels of the engine: each typed and lowered by numba once per signature, then
+inlined by LLVM into its callers (``forceinline``: LLVM ``alwaysinline``, which numba's cheap
+pre-pass honours before it prunes reference counts), so a kernel costs no call at run time."""
 
-jit_inline = numba.njit(cache=True, nogil=True, inline="always")
-"""Decorator for the tiny hot kernels, inlined into their callers at numba IR level (a call with
-array arguments costs reference counting that a small kernel cannot afford)."""
-
+jit_leaf = numba.njit(cache=True, nogil=True, inline="always")
+"""Decorator for the tiny kernels (a few lines, calling only leaves or dispatching to plain kernels):
+inlined into their callers at numba IR level, which costs less to compile than a function of its
+own. Never for a kernel with real work below it: numba re-types an inlined tree in every caller."""
 
 jit_parallel = numba.njit(cache=True, nogil=True, parallel=True)
 """Decorator for the batch drivers that split independent hands over numba's threads."""
@@ -96,14 +99,56 @@ def _highest_bit(typingctx: Any, x: Any) -> Any:
     return sig, codegen
 
 
-popcount = cast(Callable[[int], int], _popcount)
-lowest_bit = cast(Callable[[int], int], _lowest_bit)
-highest_bit = cast(Callable[[int], int], _highest_bit)
+_U64 = (1 << 64) - 1
 
 
-@jit_inline
+def popcount(x: int) -> int:
+    """Number of set bits of an ``int64`` (its 64-bit two's complement)."""
+    return (int(x) & _U64).bit_count()
+
+
+def lowest_bit(x: int) -> int:
+    """Index of the lowest set bit of a non-zero ``int64``."""
+    v = int(x) & _U64
+    return (v & -v).bit_length() - 1
+
+
+def highest_bit(x: int) -> int:
+    """Index of the highest set bit of a non-zero ``int64``."""
+    return (int(x) & _U64).bit_length() - 1
+
+
+# In kernels the three are the LLVM intrinsics; the Python bodies above run when they are called
+# from Python and under NUMBA_DISABLE_JIT=1 (a kernel stepped in a debugger or measured for
+# coverage), numba's overload pattern.
+def _intrinsic_in_kernels(python: Callable[[int], int], llvm: Any) -> None:
+    def typed(x):  # unannotated: numba compares its parameters with the lambda's
+        if isinstance(x, types.Integer):
+            return lambda x: llvm(x)
+        return None
+
+    overload(python, jit_options={"forceinline": True})(typed)
+
+
+for _python, _llvm in (
+    (popcount, _popcount),
+    (lowest_bit, _lowest_bit),
+    (highest_bit, _highest_bit),
+):
+    _intrinsic_in_kernels(_python, _llvm)
+
+
+@jit
 def nth_bit(mask: int, k: int) -> int:
     """Index of the ``k``-th (0-based, from the lowest) set bit of ``mask``."""
     for _ in range(k):
         mask &= mask - 1
     return lowest_bit(mask)
+
+
+@jit_leaf
+def copy_into(dst: np.ndarray, src: np.ndarray) -> None:
+    """``dst[:] = src`` for 1-d arrays of one length, as a loop (the slice assignment compiles
+    numba's broadcasting and its shape-mismatch error: seconds per caller)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]

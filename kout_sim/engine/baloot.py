@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit, jit_inline, lowest_bit
+from ._jit import jit, jit_leaf, lowest_bit
 from .kout import trick_winner_idx
 from .layout import (
     B_ASHKAL,
@@ -103,19 +103,19 @@ PROJ_GP_HOKUM = (0, 2, 5, 10, 0)
 PROJ_GP_SUN = (0, 4, 10, 20, 40)
 
 
-@jit_inline
+@jit_leaf
 def prio(seat: int, dealer: int) -> int:
     """RULES.md 3.2.2: priority index of a seat (0 = P1 = dealer+1 .. 3 = P4 = the dealer)."""
     return (seat - dealer + 3) % 4
 
 
-@jit_inline
+@jit_leaf
 def seat_of(p: int, dealer: int) -> int:
     """The seat with priority index ``p``."""
     return (dealer + 1 + p) % 4
 
 
-@jit_inline
+@jit
 def new_hand(
     S: np.ndarray, dealer: int, hands: np.ndarray, face_up: int, score0: int, score1: int
 ) -> None:
@@ -150,7 +150,7 @@ def new_hand(
 # ---- auction (RULES.md 3.2) ----------------------------------------------------------------------
 
 
-@jit_inline
+@jit_leaf
 def _sun_allowed(S: np.ndarray, P: np.ndarray, seat: int) -> bool:
     # 3.2.4: with a face-up Ace, only P1 may turn a standing Hokum into Sun
     if S[B_HOKUM_BIDDER] >= 0 and P[P_ACE_P1_ONLY] != 0 and S[B_FACE_UP] % 13 == 12:
@@ -158,7 +158,7 @@ def _sun_allowed(S: np.ndarray, P: np.ndarray, seat: int) -> bool:
     return True
 
 
-@jit_inline
+@jit
 def _auction_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
     seat = S[S_TO_ACT]
     stage = S[B_STAGE]
@@ -185,7 +185,7 @@ def _auction_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
     return mask
 
 
-@jit_inline
+@jit
 def _doubling_calls(S: np.ndarray) -> np.int64:
     stage = S[B_DBL_STAGE]
     if stage <= 1:
@@ -286,7 +286,7 @@ def _apply_auction(S: np.ndarray, P: np.ndarray, call: int) -> None:
 # ---- completion, projects, doubling (RULES.md 3.2.6, 3.3, 3.5) -----------------------------------
 
 
-@jit_inline
+@jit
 def completion_masks(S: np.ndarray, out: np.ndarray, offset: int) -> None:
     """Add to ``out[offset + seat]`` the cards each seat receives from the stock ``S[B_STOCK:]``,
     dealt in priority order (the face-up taker receives two, the others three)."""
@@ -389,7 +389,7 @@ def _projects(S: np.ndarray, STR: np.ndarray) -> None:
                     S[B_BALOOT_SEAT] = seat  # 3.5.2
 
 
-@jit
+@jit_leaf
 def _start_play(S: np.ndarray) -> None:
     S[S_PHASE] = PH_PLAY
     leader = (S[S_DEALER] + 1) % 4  # 3.2.6: P1 leads the first trick
@@ -397,7 +397,7 @@ def _start_play(S: np.ndarray) -> None:
     S[S_TO_ACT] = leader
 
 
-@jit
+@jit_leaf
 def complete(S: np.ndarray, P: np.ndarray, STR: np.ndarray, completion: np.ndarray) -> None:
     """Give each seat its completion cards (int64[4] masks, without the face-up card)."""
     for seat in range(4):
@@ -431,7 +431,7 @@ def _after_completion(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
             return
 
 
-@jit
+@jit_leaf
 def complete_from_stock(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
     """Completion from the shuffled stock (simulation)."""
     completion_masks(S, S, S_HAND)
@@ -477,7 +477,7 @@ def _apply_doubling(S: np.ndarray, call: int) -> None:
 # ---- play (RULES.md 3.4) ---------------------------------------------------------------------------
 
 
-@jit_inline
+@jit_leaf
 def strength(STR: np.ndarray, trow: int, led: int, card: int) -> int:
     """Strength of ``card`` in a trick led in suit ``led`` under table row ``trow`` (0: cannot win)."""
     s = STR[trow, card]
@@ -486,7 +486,7 @@ def strength(STR: np.ndarray, trow: int, led: int, card: int) -> int:
     return s
 
 
-@jit_inline
+@jit
 def winning_idx(S: np.ndarray, STR: np.ndarray) -> tuple[int, int]:
     """(position in the current trick of the card winning it so far, that card's strength)."""
     trow = S[S_TRUMP]
@@ -501,7 +501,7 @@ def winning_idx(S: np.ndarray, STR: np.ndarray) -> tuple[int, int]:
     return best_idx, best
 
 
-@jit_inline
+@jit
 def _higher_trumps(mask: int, STR: np.ndarray, trow: int, than: int) -> np.int64:
     out = np.int64(0)
     m = mask
@@ -513,7 +513,7 @@ def _higher_trumps(mask: int, STR: np.ndarray, trow: int, than: int) -> np.int64
     return out
 
 
-@jit_inline
+@jit
 def legal_cards(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
     """Mask of the cards the seat to act may play."""
     seat = S[S_TO_ACT]
@@ -555,7 +555,7 @@ def legal_cards(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
     return trumps  # 3.4.2: must trump
 
 
-@jit_inline
+@jit_leaf
 def _gp(x: int, sun: bool) -> int:
     """RULES.md 3.6.2: card points to game points."""
     rounded = x // 10 + (1 if x % 10 >= 6 else 0)
@@ -638,7 +638,7 @@ def _score(S: np.ndarray, P: np.ndarray) -> None:
             S[S_POINTS + winner] = P[P_GAHWA_BANK]
 
 
-@jit_inline
+@jit
 def record_play(S: np.ndarray, P: np.ndarray, STR: np.ndarray, seat: int, card: int) -> None:
     """Add to ``S[S_VOIDS]`` what the play of ``card`` by ``seat`` shows about its hand, read off
     :func:`legal_cards` (call before the card is applied; public information only)."""
@@ -682,7 +682,7 @@ def record_play(S: np.ndarray, P: np.ndarray, STR: np.ndarray, seat: int, card: 
     S[S_VOIDS] |= shown
 
 
-@jit_inline
+@jit
 def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None:
     """Play ``card`` (assumed legal) for the seat to act; closes tricks and the hand."""
     seat = S[S_TO_ACT]
@@ -719,7 +719,7 @@ def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None
         _score(S, P)
 
 
-@jit_inline
+@jit_leaf
 def legal_mask(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
     """Legal set of the seat to act, relative to the phase."""
     phase = S[S_PHASE]
@@ -732,7 +732,7 @@ def legal_mask(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
     return np.int64(0)
 
 
-@jit_inline
+@jit_leaf
 def apply_action(S: np.ndarray, P: np.ndarray, STR: np.ndarray, action: int) -> None:
     """Apply a phase-relative action index."""
     phase = S[S_PHASE]

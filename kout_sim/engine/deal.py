@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit_inline
+from ._jit import copy_into, jit, jit_leaf
 from .layout import (
     FIRST_DEALER_LOW_DRAW,
     FIRST_DEALER_RANDOM,
@@ -17,7 +17,7 @@ from .layout import (
 from .rng import below
 
 
-@jit_inline
+@jit
 def deck_cards(P: np.ndarray) -> np.ndarray:
     """The deck's card ids, ascending (int64[n_cards])."""
     out = np.empty(P[P_N_CARDS], dtype=np.int64)
@@ -30,7 +30,7 @@ def deck_cards(P: np.ndarray) -> np.ndarray:
     return out
 
 
-@jit_inline
+@jit
 def shuffle(rng: np.ndarray, cards: np.ndarray) -> None:
     """Fisher-Yates shuffle of ``cards`` in place."""
     for i in range(cards.shape[0] - 1, 0, -1):
@@ -40,7 +40,7 @@ def shuffle(rng: np.ndarray, cards: np.ndarray) -> None:
         cards[j] = tmp
 
 
-@jit_inline
+@jit
 def deal(
     rng: np.ndarray,
     P: np.ndarray,
@@ -55,7 +55,7 @@ def deal(
     each seat's mask.
     """
     n = P[P_N_PLAYERS]
-    cards[:] = deck
+    copy_into(cards, deck)
     shuffle(rng, cards)
     hands[:n] = 0
     seat = (dealer + 1) % n
@@ -64,12 +64,12 @@ def deal(
         seat = seat + 1 if seat + 1 < n else 0
 
 
-@jit_inline
+@jit_leaf
 def _draw_rank(card: int, joker_rank: int) -> int:
     return joker_rank if card >= 52 else 2 + card % 13
 
 
-@jit_inline
+@jit
 def first_dealer(rng: np.ndarray, P: np.ndarray, deck: np.ndarray) -> int:
     """First dealer by the preset's rule (RULES.md 1.2, 2.2).
 
@@ -82,7 +82,8 @@ def first_dealer(rng: np.ndarray, P: np.ndarray, deck: np.ndarray) -> int:
         return below(rng, n)
     if mode != FIRST_DEALER_LOW_DRAW:
         return mode
-    cards = deck.copy()
+    cards = np.empty_like(deck)
+    copy_into(cards, deck)
     shuffle(rng, cards)
     joker_rank = P[P_DRAW_JOKER_RANK]
     drawing = np.ones(n, dtype=np.bool_)

@@ -29,7 +29,7 @@ import numpy as np
 from numba import prange
 
 from ..players.policy import choose, workspace
-from ._jit import highest_bit, jit, jit_inline, jit_parallel, popcount
+from ._jit import copy_into, highest_bit, jit, jit_leaf, jit_parallel, popcount
 from .deal import deck_cards
 from .game import apply_action, legal_mask, start_hand
 from .layout import (
@@ -102,7 +102,7 @@ F_ACTUAL_FORCED = 31
 F_SIZE = 32
 
 
-@jit_inline
+@jit_leaf
 def play_on(
     S: np.ndarray,
     P: np.ndarray,
@@ -145,7 +145,7 @@ def play_on(
     )
 
 
-@jit_inline
+@jit_leaf
 def _fork(
     S: np.ndarray,
     B: np.ndarray,
@@ -188,7 +188,7 @@ def _fork(
     rec[F_ILLEGAL] = 0
     joker = highest_bit(mask & jokers)
     others = mask & ~jokers
-    branch_rng[:] = fork_rng
+    copy_into(branch_rng, fork_rng)
     other = choose(
         S, P, STR, MS, branch_rng, kinds[seat], params[seat], others, nodes, value, False, family
     )
@@ -199,8 +199,8 @@ def _fork(
     rec[F_OTHER] = other
     no_trace = np.empty(0, dtype=np.int64)
     for b in range(2):
-        B[:] = S
-        branch_rng[:] = fork_rng  # common random numbers: both branches draw the same stream
+        copy_into(B, S)
+        copy_into(branch_rng, fork_rng)  # common random numbers: both branches draw the same stream
         first = joker if b == 0 else other
         t = play_on(
             B,
@@ -227,7 +227,7 @@ def _fork(
         rec[F_MATCH_WINNER + b] = B[S_MATCH_WINNER]
 
 
-@jit_inline
+@jit_leaf
 def _fork_block(
     P: np.ndarray,
     STR: np.ndarray,

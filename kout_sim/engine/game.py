@@ -1,8 +1,8 @@
 """Dispatch by family: one ``legal_mask`` / ``apply_action`` / ``start_hand`` for every preset.
 
-``family`` (``P[P_FAMILY]``) reaches these kernels as a compile-time literal: the batch drivers ask
-numba for it with ``numba.literally``, so each family's driver is compiled with the other family's
-branch pruned away (smaller code, faster compiles, nothing to predict at run time).
+``family`` (``P[P_FAMILY]``) is a closure constant of each family's entry points; these
+dispatchers are inlined (numba IR) up to the entry point, where numba's dead-branch pruning removes
+the other family's branch: a Kout driver never types a line of Baloot.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import baloot, kout
-from ._jit import jit_inline
+from ._jit import copy_into, jit, jit_leaf
 from .deal import deal, shuffle
 from .layout import (
     B_STOCK,
@@ -20,7 +20,7 @@ from .layout import (
 )
 
 
-@jit_inline
+@jit_leaf
 def legal_mask(S: np.ndarray, P: np.ndarray, STR: np.ndarray, family: int) -> np.int64:
     """Legal set of the seat to act (phase-relative: card ids in play, call indices else)."""
     if family == FAMILY_BALOOT:
@@ -28,18 +28,23 @@ def legal_mask(S: np.ndarray, P: np.ndarray, STR: np.ndarray, family: int) -> np
     return kout.legal_mask(S, P)
 
 
-@jit_inline
+@jit_leaf
 def apply_action(S: np.ndarray, P: np.ndarray, STR: np.ndarray, action: int, family: int) -> None:
     """Apply a phase-relative action; in simulation a Baloot completion follows by itself."""
     if family == FAMILY_BALOOT:
-        baloot.apply_action(S, P, STR, action)
-        if S[S_PHASE] == PH_COMPLETION:
-            baloot.complete_from_stock(S, P, STR)
+        _apply_baloot(S, P, STR, action)
     else:
         kout.apply_action(S, P, STR, action)
 
 
-@jit_inline
+@jit_leaf
+def _apply_baloot(S: np.ndarray, P: np.ndarray, STR: np.ndarray, action: int) -> None:
+    baloot.apply_action(S, P, STR, action)
+    if S[S_PHASE] == PH_COMPLETION:
+        baloot.complete_from_stock(S, P, STR)
+
+
+@jit_leaf
 def start_hand(
     S: np.ndarray,
     P: np.ndarray,
@@ -57,14 +62,41 @@ def start_hand(
     ``hands`` receives the dealt hands (Baloot: the five-card first deal).
     """
     if family == FAMILY_BALOOT:
-        cards[:] = deck
-        shuffle(rng, cards)
-        hands[:4] = 0
-        for k in range(20):  # RULES.md 3.2.1: five cards each from dealer+1
-            hands[(dealer + 1 + k) % 4] |= np.int64(1) << cards[k]
-        baloot.new_hand(S, dealer, hands, cards[20], score0, score1)
-        for k in range(11):
-            S[B_STOCK + k] = cards[21 + k]
+        _start_baloot(S, rng, dealer, deck, cards, hands, score0, score1)
     else:
-        deal(rng, P, dealer, deck, cards, hands)
-        kout.new_hand(S, P, dealer, hands)
+        _start_kout(S, P, rng, dealer, deck, cards, hands)
+
+
+@jit
+def _start_baloot(
+    S: np.ndarray,
+    rng: np.ndarray,
+    dealer: int,
+    deck: np.ndarray,
+    cards: np.ndarray,
+    hands: np.ndarray,
+    score0: int,
+    score1: int,
+) -> None:
+    copy_into(cards, deck)
+    shuffle(rng, cards)
+    hands[:4] = 0
+    for k in range(20):  # RULES.md 3.2.1: five cards each from dealer+1
+        hands[(dealer + 1 + k) % 4] |= np.int64(1) << cards[k]
+    baloot.new_hand(S, dealer, hands, cards[20], score0, score1)
+    for k in range(11):
+        S[B_STOCK + k] = cards[21 + k]
+
+
+@jit_leaf
+def _start_kout(
+    S: np.ndarray,
+    P: np.ndarray,
+    rng: np.ndarray,
+    dealer: int,
+    deck: np.ndarray,
+    cards: np.ndarray,
+    hands: np.ndarray,
+) -> None:
+    deal(rng, P, dealer, deck, cards, hands)
+    kout.new_hand(S, P, dealer, hands)

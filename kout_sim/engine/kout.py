@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit_inline
+from ._jit import jit, jit_leaf
 from .layout import (
     JOKER_LADDER,
     JOKER_SINGLE,
@@ -73,13 +73,13 @@ BJ_BIT = np.int64(1) << np.int64(52)
 RJ_BIT = np.int64(1) << np.int64(53)
 
 
-@jit_inline
+@jit_leaf
 def next_seat(seat: int, n: int) -> int:
     """RULES.md 0.1: the seat after ``seat`` (no division: this is on the hot path)."""
     return 0 if seat + 1 == n else seat + 1
 
 
-@jit_inline
+@jit
 def new_hand(S: np.ndarray, P: np.ndarray, dealer: int, hands: np.ndarray) -> None:
     """Reset ``S`` to the start of a hand dealt as ``hands`` (int64[n] masks) by ``dealer``."""
     S[:] = 0
@@ -98,7 +98,7 @@ def new_hand(S: np.ndarray, P: np.ndarray, dealer: int, hands: np.ndarray) -> No
     S[S_VOIDS] = 0  # nothing shown yet
 
 
-@jit_inline
+@jit
 def legal_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
     """Legal calls of the seat to act, as a mask of call indices (auction or trump choice)."""
     if S[S_PHASE] == PH_AUCTION:
@@ -122,7 +122,7 @@ def legal_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
     return np.int64(0)
 
 
-@jit_inline
+@jit
 def apply_call(S: np.ndarray, P: np.ndarray, call: int) -> None:
     """Apply call index ``call`` (assumed legal) for the seat to act."""
     n = P[P_N_PLAYERS]
@@ -150,7 +150,7 @@ def apply_call(S: np.ndarray, P: np.ndarray, call: int) -> None:
         S[S_TO_ACT] = leader
 
 
-@jit_inline
+@jit
 def joker_lead_permission(S: np.ndarray, P: np.ndarray, seat: int) -> np.int64:
     """Mask of the jokers ``seat`` may lead now with permission (RULES.md 1.6; none in 2.8)."""
     if P[P_JOKER_MODEL] != JOKER_LADDER:
@@ -171,7 +171,7 @@ def joker_lead_permission(S: np.ndarray, P: np.ndarray, seat: int) -> np.int64:
     return allowed
 
 
-@jit_inline
+@jit
 def legal_cards(S: np.ndarray, P: np.ndarray) -> np.int64:
     """Mask of the cards the seat to act may play."""
     seat = S[S_TO_ACT]
@@ -195,7 +195,7 @@ def legal_cards(S: np.ndarray, P: np.ndarray) -> np.int64:
     return hand
 
 
-@jit_inline
+@jit
 def trick_winner_idx(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> int:
     """Position in the completed current trick of its winning card (RULES.md 1.1, 1.8, 2.7)."""
     n = P[P_N_PLAYERS]
@@ -215,7 +215,7 @@ def trick_winner_idx(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> int:
     return best_idx
 
 
-@jit_inline
+@jit
 def _score_hand(S: np.ndarray, P: np.ndarray) -> None:
     """Close the hand: made flag and the points of RULES.md 1.10 / 2.10."""
     contract = S[S_HIGH_BID]
@@ -238,7 +238,7 @@ def _score_hand(S: np.ndarray, P: np.ndarray) -> None:
         S[S_POINTS + 1 - team] = P[P_FAILED + contract]
 
 
-@jit_inline
+@jit
 def _end_trick(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
     n = P[P_N_PLAYERS]
     winner = S[S_LEADER] + trick_winner_idx(S, P, STR)
@@ -273,7 +273,7 @@ def _end_trick(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
             S[S_TO_ACT] = -1
 
 
-@jit_inline
+@jit
 def record_play(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
     """Add to ``S[S_VOIDS]`` what the play of ``card`` by ``seat`` shows about its hand, read off
     :func:`legal_cards` (call before the card is applied; public information only)."""
@@ -294,7 +294,7 @@ def record_play(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
     S[S_VOIDS] |= shown
 
 
-@jit_inline
+@jit
 def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None:
     """Play ``card`` (assumed legal) for the seat to act; closes tricks and the hand."""
     seat = S[S_TO_ACT]
@@ -324,7 +324,7 @@ def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None
         S[S_TO_ACT] = next_seat(seat, P[P_N_PLAYERS])
 
 
-@jit_inline
+@jit_leaf
 def legal_mask(S: np.ndarray, P: np.ndarray) -> np.int64:
     """Legal set of the seat to act, relative to the phase (cards in play, call indices else)."""
     if S[S_PHASE] == PH_PLAY:
@@ -332,7 +332,7 @@ def legal_mask(S: np.ndarray, P: np.ndarray) -> np.int64:
     return legal_calls(S, P)
 
 
-@jit_inline
+@jit_leaf
 def apply_action(S: np.ndarray, P: np.ndarray, STR: np.ndarray, action: int) -> None:
     """Apply a phase-relative action index (a card id in play, a call index else)."""
     if S[S_PHASE] == PH_PLAY:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit_inline
+from ._jit import jit, jit_leaf
 from .layout import (
     FAMILY_BALOOT,
     M_DEALER,
@@ -37,7 +37,7 @@ from .layout import (
 )
 
 
-@jit_inline
+@jit_leaf
 def new_match(MS: np.ndarray, first_dealer: int) -> None:
     """Reset the match state ``MS`` (int64[M_SIZE]) for a match whose first dealer is given."""
     MS[:] = 0
@@ -46,14 +46,14 @@ def new_match(MS: np.ndarray, first_dealer: int) -> None:
     MS[M_REASON] = REASON_NONE
 
 
-@jit_inline
+@jit_leaf
 def next_on_team(seat: int, team: int, n: int) -> int:
     """RULES.md 0.2: the next seat on ``team`` after ``seat``."""
     s1 = (seat + 1) % n
     return s1 if (s1 & 1) == team else (seat + 2) % n
 
 
-@jit_inline
+@jit_leaf
 def _owner(score: int) -> int:
     """RULES.md 2.12: team owning a signed score (-1 when it is 0)."""
     if score > 0:
@@ -63,7 +63,7 @@ def _owner(score: int) -> int:
     return -1
 
 
-@jit_inline
+@jit
 def apply_hand(MS: np.ndarray, S: np.ndarray, P: np.ndarray) -> None:
     """Bank the finished hand ``S`` into ``MS``: score, match end, next dealer."""
     first_hand = MS[M_N_HANDS] == 0

@@ -15,7 +15,7 @@ from numba import prange
 from ..players.kinds import KIND_ISMCTS
 from ..players.policy import choose, workspace
 from ..players.registry import N_PARAMS
-from ._jit import jit, jit_inline, jit_parallel, lowest_bit, popcount
+from ._jit import jit, jit_leaf, jit_parallel, lowest_bit, popcount
 from .baloot import completion_masks
 from .deal import deck_cards, first_dealer
 from .game import apply_action, legal_mask, start_hand
@@ -123,7 +123,7 @@ from .rng import LANE_DEAL, LANE_PLAY, below, seed_stream
 BLOCK = 512  # hands per parallel work item
 
 
-@jit_inline
+@jit_leaf
 def play_hand(
     S: np.ndarray,
     P: np.ndarray,
@@ -180,7 +180,7 @@ def play_hand(
     return t
 
 
-@jit_inline
+@jit_leaf
 def record_hand(
     row: np.ndarray,
     S: np.ndarray,
@@ -194,6 +194,15 @@ def record_hand(
 
     For Baloot the recorded hands are the eight cards each seat held after completion.
     """
+    _record_common(row, S, hands, n)
+    if family == FAMILY_BALOOT:
+        _record_baloot(row, S, hands)
+    hand_features(row, S, P, STR, n, family)
+
+
+@jit
+def _record_common(row: np.ndarray, S: np.ndarray, hands: np.ndarray, n: int) -> None:
+    """The result columns of every family."""
     row[R_DEALER] = S[S_DEALER]
     row[R_BIDDER] = S[S_BIDDER]
     row[R_CONTRACT] = S[S_HIGH_BID]
@@ -216,28 +225,31 @@ def record_hand(
         row[R_WINNERS + k // 8] |= np.int64(S[S_WINNERS + k] + 1) << (8 * (k % 8))
     for seat in range(6):
         row[R_HAND + seat] = hands[seat] if seat < n else 0
-    if family == FAMILY_BALOOT:
-        row[R_MODE] = S[B_MODE]
-        row[R_CARD_PTS] = S[B_CARD_PTS]
-        row[R_CARD_PTS + 1] = S[B_CARD_PTS + 1]
-        row[R_DOUBLE] = S[B_DOUBLE]
-        row[R_GAHWA] = S[B_GAHWA]
-        row[R_KABOOT] = S[B_KABOOT]
-        row[R_PROJ_TEAM] = S[B_PROJ_TEAM]
-        row[R_PROJ_GP] = S[B_PROJ_GP]
-        row[R_PROJ_GP + 1] = S[B_PROJ_GP + 1]
-        row[R_BALOOT_SEAT] = S[B_BALOOT_SEAT]
-        row[R_ASHKAL] = S[B_ASHKAL]
-        row[R_FACE_UP] = S[B_FACE_UP]
-        for seat in range(4):
-            row[R_FIRST_DEAL + seat] = hands[seat]
-        buyer = S[S_BIDDER]
-        row[R_BIDDER_PROJ] = S[B_PROJ + 2 * buyer] if buyer >= 0 else 0
-        row[R_BIDDER_PROJ + 1] = S[B_PROJ + 2 * buyer + 1] if buyer >= 0 else 0
-        if S[B_MODE] != 0:
-            completion_masks(S, row, R_HAND)
-            row[R_HAND + S[B_TAKER]] |= np.int64(1) << S[B_FACE_UP]
-    hand_features(row, S, P, STR, n, family)
+
+
+@jit
+def _record_baloot(row: np.ndarray, S: np.ndarray, hands: np.ndarray) -> None:
+    """Baloot's own result columns (mode, card points, doubling, projects, the completed hands)."""
+    row[R_MODE] = S[B_MODE]
+    row[R_CARD_PTS] = S[B_CARD_PTS]
+    row[R_CARD_PTS + 1] = S[B_CARD_PTS + 1]
+    row[R_DOUBLE] = S[B_DOUBLE]
+    row[R_GAHWA] = S[B_GAHWA]
+    row[R_KABOOT] = S[B_KABOOT]
+    row[R_PROJ_TEAM] = S[B_PROJ_TEAM]
+    row[R_PROJ_GP] = S[B_PROJ_GP]
+    row[R_PROJ_GP + 1] = S[B_PROJ_GP + 1]
+    row[R_BALOOT_SEAT] = S[B_BALOOT_SEAT]
+    row[R_ASHKAL] = S[B_ASHKAL]
+    row[R_FACE_UP] = S[B_FACE_UP]
+    for seat in range(4):
+        row[R_FIRST_DEAL + seat] = hands[seat]
+    buyer = S[S_BIDDER]
+    row[R_BIDDER_PROJ] = S[B_PROJ + 2 * buyer] if buyer >= 0 else 0
+    row[R_BIDDER_PROJ + 1] = S[B_PROJ + 2 * buyer + 1] if buyer >= 0 else 0
+    if S[B_MODE] != 0:
+        completion_masks(S, row, R_HAND)
+        row[R_HAND + S[B_TAKER]] |= np.int64(1) << S[B_FACE_UP]
 
 
 SUIT_BITS = np.int64(0x1FFF)
@@ -247,7 +259,7 @@ KOUT_HONOURS = np.int64(0xF << 9)  # J Q K A of one suit
 HOKUM_HONOURS = np.int64((1 << 7) | (1 << 8) | (1 << 9) | (1 << 12))  # 9 T J A (RULES.md 3.1)
 
 
-@jit_inline
+@jit
 def hand_features(
     row: np.ndarray, S: np.ndarray, P: np.ndarray, STR: np.ndarray, n: int, family: int
 ) -> None:
@@ -290,7 +302,7 @@ def hand_features(
         row[R_B_JOKERS] = popcount(hand & P[P_JOKER_MASK])
 
 
-@jit_inline
+@jit_leaf
 def _hand_block(
     P: np.ndarray,
     STR: np.ndarray,
@@ -347,7 +359,7 @@ def _hand_block(
         row[R_MATCH] = first + i  # the hand's stream index
 
 
-@jit_inline
+@jit_leaf
 def _hand_traced(
     P: np.ndarray,
     STR: np.ndarray,
@@ -405,7 +417,7 @@ def _hand_traced(
     )
 
 
-@jit_inline
+@jit_leaf
 def _matches(
     P: np.ndarray,
     STR: np.ndarray,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit_inline
+from ._jit import jit, jit_leaf
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -24,19 +24,19 @@ _U32 = np.uint64(32)
 _MASK32 = np.uint64(0xFFFFFFFF)
 
 
-@jit_inline
+@jit_leaf
 def _mix64(z: np.uint64) -> np.uint64:
     z = (z ^ (z >> _U30)) * _M1
     z = (z ^ (z >> _U27)) * _M2
     return z ^ (z >> _U31)
 
 
-@jit_inline
+@jit_leaf
 def _rotl(x: np.uint64, k: int) -> np.uint64:
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@jit_inline
+@jit
 def seed_stream(rng: np.ndarray, seed: int, index: int, lane: int) -> None:
     """Key the 4-word state ``rng`` (uint64[4]) to stream ``(seed, index, lane)``.
 
@@ -51,7 +51,7 @@ def seed_stream(rng: np.ndarray, seed: int, index: int, lane: int) -> None:
         rng[i] = _mix64(key)
 
 
-@jit_inline
+@jit
 def next_u64(rng: np.ndarray) -> np.uint64:
     """Next 64 random bits (xoshiro256**)."""
     s0 = rng[0]
@@ -73,7 +73,7 @@ def next_u64(rng: np.ndarray) -> np.uint64:
     return result
 
 
-@jit_inline
+@jit
 def below(rng: np.ndarray, n: int) -> np.int64:
     """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``.
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine._jit import jit, jit_inline, lowest_bit, nth_bit, popcount
+from ..engine._jit import jit, jit_leaf, lowest_bit, nth_bit, popcount
 from ..engine.baloot import strength, winning_idx
 from ..engine.layout import (
     B_DBL_STAGE,
@@ -219,7 +219,7 @@ KEEP_TRUMP = 25.0  # discard/smear penalty of a trump (Hokum)
 # ---- hand evaluation -----------------------------------------------------------------------------
 
 
-@jit_inline
+@jit_leaf
 def _suit_pattern(hand: int, suit: int) -> int:
     """8-bit rank pattern of ``suit`` in ``hand``: bit 0 = 7, 1 = 8, 2 = 9, 3 = T, 4 = J, 5 = Q,
     6 = K, 7 = A."""
@@ -302,7 +302,7 @@ def evaluate_hokum(hand: int, trump: int) -> float:
     return v
 
 
-@jit_inline
+@jit_leaf
 def _face_worth(face: int) -> float:
     """What the face-up card adds for the partner after an Ashkal (Sun values of RULES.md 3.1)."""
     r = face % 13
@@ -410,7 +410,7 @@ def choose_double(S: np.ndarray, prm: np.ndarray, mask: int) -> int:
 # ---- card play -----------------------------------------------------------------------------------
 
 
-@jit_inline
+@jit_leaf
 def _order(STR: np.ndarray, trow: int, card: int) -> int:
     """Rank order of ``card`` within its own suit (trump order for a trump; larger = higher)."""
     if trow < 4 and card // 13 == trow:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine._jit import jit_inline
+from ..engine._jit import jit_leaf
 from ..engine.layout import FAMILY_BALOOT
 from .baloot_heuristic import choose_baloot
 from .kout_heuristic import choose_kout
 
 
-@jit_inline
+@jit_leaf
 def choose_heuristic(
     S: np.ndarray,
     P: np.ndarray,
@@ -21,6 +21,7 @@ def choose_heuristic(
     mask: int,
     family: int,
 ) -> int:
+    """The heuristic's action for the seat to act (``family`` chosen at compile time)."""
     if family == FAMILY_BALOOT:
         return choose_baloot(S, P, STR, MS, rng, prm, mask)
     return choose_kout(S, P, STR, MS, rng, prm, mask)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..engine._jit import jit, jit_inline, lowest_bit, nth_bit, popcount
+from ..engine._jit import jit, jit_leaf, lowest_bit, nth_bit, popcount
 from ..engine.game import apply_action, legal_mask
 from ..engine.layout import (
     FAMILY_BALOOT,
@@ -80,7 +80,7 @@ N_TEAM = 6  # team of the seat that made the action
 N_INT_ROWS = 7
 
 
-@jit_inline
+@jit_leaf
 def _new_node(
     nodes: np.ndarray, value: np.ndarray, n: int, parent: int, action: int, team: int
 ) -> None:
@@ -97,7 +97,7 @@ def _new_node(
         nodes[N_CHILD, parent] = n
 
 
-@jit_inline
+@jit_leaf
 def _uniform(rng: np.ndarray) -> float:
     return (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
@@ -127,7 +127,7 @@ def reward(
     return min(1.0, max(0.0, 0.5 + 0.5 * margin / scale))
 
 
-@jit_inline
+@jit_leaf
 def rollout(
     D: np.ndarray,
     P: np.ndarray,

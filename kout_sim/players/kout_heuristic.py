@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine._jit import highest_bit, jit, jit_inline, lowest_bit, nth_bit, popcount
+from ..engine._jit import highest_bit, jit, jit_leaf, lowest_bit, nth_bit, popcount
 from ..engine.kout import joker_lead_permission
 from ..engine.layout import (
     JOKER_LADDER,
@@ -213,7 +213,7 @@ LADDER_VALUE = _ladder_table((0, 1, 2, 5, 4, 3))
 SINGLE_VALUE = _ladder_table((0, 5, 4, 3, 2, 1))
 
 
-@jit_inline
+@jit
 def side_value(P: np.ndarray, hand: int, suit: int) -> tuple[float, float]:
     """(expected tricks, ruffing value) of ``hand``'s cards of ``suit`` when it is not trump.
 
@@ -245,7 +245,7 @@ def side_value(P: np.ndarray, hand: int, suit: int) -> tuple[float, float]:
     return est, ruff
 
 
-@jit_inline
+@jit
 def trump_value(P: np.ndarray, hand: int, trump: int) -> tuple[float, int]:
     """(expected tricks, trump count) of ``hand``'s trump ladder cards with ``trump`` (0..3).
 
@@ -265,7 +265,7 @@ def trump_value(P: np.ndarray, hand: int, trump: int) -> tuple[float, int]:
     return SINGLE_VALUE[pattern, min(n_trumps, 15)], n_trumps
 
 
-@jit_inline
+@jit
 def evaluate_hand(P: np.ndarray, hand: int, suits: int) -> tuple[float, int]:
     """Best (expected own tricks, trump suit) of ``hand`` (int64 mask) over the trump suits in
     ``suits`` (bit s = suit s may be named); ``P`` is the int64[P_SIZE] rule table.
@@ -305,7 +305,7 @@ def evaluate_hand(P: np.ndarray, hand: int, suits: int) -> tuple[float, int]:
     return best, best_suit
 
 
-@jit_inline
+@jit_leaf
 def namable_suits(P: np.ndarray, hand: int) -> int:
     """Suits the hand's holder may name as trump (RULES.md 1.4: any; 2.4: a suit he holds)."""
     if P[P_TRUMP_MUST_HOLD] == 0:
@@ -317,7 +317,7 @@ def namable_suits(P: np.ndarray, hand: int) -> int:
     return out
 
 
-@jit_inline
+@jit
 def score_adjust(P: np.ndarray, MS: np.ndarray, team: int, bid: int, weight: float) -> float:
     """Change of the bid margin for ``bid`` from the match score ``MS`` (int64[M_SIZE]).
 
@@ -352,7 +352,7 @@ def score_adjust(P: np.ndarray, MS: np.ndarray, team: int, bid: int, weight: flo
     return adj * weight
 
 
-@jit_inline
+@jit
 def choose_bid(
     S: np.ndarray, P: np.ndarray, MS: np.ndarray, prm: np.ndarray, mask: int, seat: int
 ) -> int:
@@ -391,14 +391,14 @@ def choose_bid(
     return best
 
 
-@jit_inline
+@jit_leaf
 def choose_trump(S: np.ndarray, P: np.ndarray, mask: int, seat: int) -> int:
     """Trump call index (TRUMP + suit) of the best-valued legal suit (RULES.md 1.4, 2.4)."""
     _, suit = evaluate_hand(P, S[S_HAND + seat], (mask >> TRUMP) & 15)
     return TRUMP + suit
 
 
-@jit_inline
+@jit
 def beaters(P: np.ndarray, trump: int, ladder: bool, card: int) -> np.int64:
     """Cards that beat ``card`` when it heads a trick of its own suit (ruffs not counted).
 
@@ -418,7 +418,7 @@ def beaters(P: np.ndarray, trump: int, ladder: bool, card: int) -> np.int64:
     return higher
 
 
-@jit_inline
+@jit
 def beat_in_trick(P: np.ndarray, trump: int, ladder: bool, card: int) -> np.int64:
     """Cards that beat ``card`` (-1: none played yet) where it now wins the trick.
 
@@ -441,7 +441,7 @@ def beat_in_trick(P: np.ndarray, trump: int, ladder: bool, card: int) -> np.int6
     return higher | P[P_SUIT_MASK + trump] | jm
 
 
-@jit_inline
+@jit
 def boss_mask(P: np.ndarray, trump: int, ladder: bool, unseen: int) -> np.int64:
     """Cards of the deck that no ``unseen`` card beats when led (sure winners, ruffs aside).
 
@@ -471,7 +471,7 @@ def boss_mask(P: np.ndarray, trump: int, ladder: bool, unseen: int) -> np.int64:
     return out
 
 
-@jit_inline
+@jit_leaf
 def power(STR: np.ndarray, trump: int, led: int, card: int) -> int:
     """Strength of ``card`` in a trick whose led suit is ``led`` (-1: the card would set it)."""
     v = STR[trump, card]
@@ -480,7 +480,7 @@ def power(STR: np.ndarray, trump: int, led: int, card: int) -> int:
     return v
 
 
-@jit_inline
+@jit
 def cheapest(P: np.ndarray, trump: int, ladder: bool, cards: int | np.int64) -> int:
     """The card of ``cards`` weakest on the ladder: side cards (lowest), trumps, BJ, trump A, RJ.
 
@@ -503,7 +503,7 @@ def cheapest(P: np.ndarray, trump: int, ladder: bool, cards: int | np.int64) -> 
     return lowest_bit(int(cards))
 
 
-@jit_inline
+@jit
 def discard(
     P: np.ndarray, trump: int, hand: int, cards: int | np.int64, boss: int | np.int64
 ) -> int:
@@ -536,7 +536,7 @@ def discard(
     return lowest_bit(int(cards))
 
 
-@jit_inline
+@jit
 def side_lead(P: np.ndarray, trump: int, cards: int, shortest: bool) -> int:
     """Lowest card of the shortest (or longest) non-trump suit of ``cards``; else the lowest card."""
     best_suit = -1
@@ -555,7 +555,7 @@ def side_lead(P: np.ndarray, trump: int, cards: int, shortest: bool) -> int:
     return lowest_bit(cards & P[P_SUIT_MASK + best_suit])
 
 
-@jit_inline
+@jit
 def choose_lead(
     S: np.ndarray, P: np.ndarray, prm: np.ndarray, mask: int, seat: int, unseen: int
 ) -> int:
@@ -604,7 +604,7 @@ def choose_lead(
     return side_lead(P, trump, side, trumps != 0)
 
 
-@jit_inline
+@jit
 def choose_follow(
     S: np.ndarray,
     P: np.ndarray,
@@ -690,7 +690,7 @@ def choose_follow(
     return choice
 
 
-@jit_inline
+@jit_leaf
 def choose_card(
     S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, mask: int, seat: int
 ) -> int:

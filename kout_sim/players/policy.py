@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine._jit import jit_inline, lowest_bit, nth_bit, popcount
+from ..engine._jit import jit_leaf, lowest_bit, nth_bit, popcount
 from ..engine.layout import FAMILY_BALOOT, PH_AUCTION, S_PHASE
 from ..engine.rng import below
 from .heuristic import choose_heuristic
@@ -17,7 +17,7 @@ from .ismcts import N_INT_ROWS, search_baloot, search_kout
 from .kinds import KIND_HEURISTIC, KIND_ISMCTS, KIND_RANDOM
 
 
-@jit_inline
+@jit_leaf
 def choose_random(S: np.ndarray, rng: np.ndarray, prm: np.ndarray, mask: int) -> int:
     """Uniform over the legal set; with ``prm[0] >= 0`` an auction pass has that probability."""
     choices = mask
@@ -26,7 +26,7 @@ def choose_random(S: np.ndarray, rng: np.ndarray, prm: np.ndarray, mask: int) ->
     return nth_bit(choices, below(rng, popcount(choices)))
 
 
-@jit_inline
+@jit_leaf
 def choose(
     S: np.ndarray,
     P: np.ndarray,
@@ -45,8 +45,9 @@ def choose(
 
     ``MS`` is the match state (score before the hand; zeros for independent hands), ``prm`` the
     seat's float64 parameter row, ``nodes``/``value`` the search node pool (see :func:`workspace`).
-    ``searching`` (a compile-time constant of each driver) says whether the search is compiled in:
-    drivers of line-ups without a search seat never compile it.
+    ``searching`` and ``family`` are closure constants of each driver (this dispatcher is inlined up
+    to it): drivers of line-ups without a search seat never compile the search, nor any driver the
+    other family's policies.
     """
     if kind == KIND_RANDOM:
         return choose_random(S, rng, prm, mask)
@@ -54,14 +55,14 @@ def choose(
         return lowest_bit(mask)  # one legal action: nothing to decide
     if kind == KIND_HEURISTIC:
         return choose_heuristic(S, P, STR, MS, rng, prm, mask, family)
-    if searching and kind == KIND_ISMCTS:
+    if searching and kind == KIND_ISMCTS:  # `searching` alone is the first branch: pruned
         if family == FAMILY_BALOOT:
             return search_baloot(S, P, STR, MS, rng, prm, mask, nodes, value)
         return search_kout(S, P, STR, MS, rng, prm, mask, nodes, value)
     return -1
 
 
-@jit_inline
+@jit_leaf
 def workspace(kinds: np.ndarray, params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The node pool of a line-up: room for the largest search of its seats."""
     cap = 1

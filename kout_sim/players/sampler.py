@@ -58,7 +58,7 @@ import math
 
 import numpy as np
 
-from ..engine._jit import jit, lowest_bit, popcount
+from ..engine._jit import jit, jit_leaf, lowest_bit, popcount
 from ..engine.layout import (
     B_FACE_UP,
     B_MODE,
@@ -103,7 +103,7 @@ _INV_FACT = np.array([1.0 / math.factorial(i) for i in range(64)], dtype=np.floa
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
-@jit
+@jit_leaf
 def before_completion(S: np.ndarray, P: np.ndarray) -> bool:
     """Baloot, before the completion: five cards each, eleven undealt (RULES.md 3.2.1, 3.2.6)."""
     phase = S[S_PHASE]
@@ -111,7 +111,7 @@ def before_completion(S: np.ndarray, P: np.ndarray) -> bool:
     return P[P_FAMILY] == FAMILY_BALOOT and (phase == PH_AUCTION or phase == PH_COMPLETION)  # noqa: SIM109
 
 
-@jit
+@jit_leaf
 def hand_size(S: np.ndarray, P: np.ndarray, seat: int) -> int:
     """Number of cards ``seat`` holds, from the public counters only (never from the hands)."""
     phase = S[S_PHASE]
@@ -265,7 +265,7 @@ def constraints(
     return n_cls
 
 
-@jit
+@jit_leaf
 def _uniform(rng: np.ndarray) -> float:
     """Uniform float64 in [0, 1) from 53 random bits."""
     return np.float64(next_u64(rng) >> np.uint64(11)) * _TO_UNIT

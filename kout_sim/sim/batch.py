@@ -8,6 +8,8 @@ kernel calls on a thread pool for matches).
 from __future__ import annotations
 
 import os
+import sys
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -15,9 +17,12 @@ import numba
 import numpy as np
 
 from ..engine import layout as L
+from ..engine.play import NO_TRACE
 from ..engine.play import play_hands as _play_hands
 from ..engine.play import play_matches as _play_matches
 from ..players import Lineup, parse_lineup
+from ..players.kinds import KIND_ISMCTS
+from ..players.registry import policy_family
 from ..rules import Rules
 
 MATCH_CHUNK = 2048
@@ -46,8 +51,72 @@ def check_workers(workers: int | None) -> int:
 
 
 def new_rows(n: int) -> np.ndarray:
-    """A zeroed int64[n, R_SIZE] row buffer stored column by column (each field contiguous)."""
+    """A zeroed int64[n, R_SIZE] row buffer stored column by column (each field contiguous).
+
+    Numba types a buffer of fewer than two rows as C-contiguous (it is both), which would compile a
+    second copy of every hands driver: callers play such counts in a two-row buffer (see
+    :func:`play_hands`)."""
     return np.zeros((L.R_SIZE, n), dtype=np.int64).T
+
+
+COMPILE_SECONDS = {
+    ("kout", False): 25,
+    ("baloot", False): 25,
+    ("kout", True): 45,
+    ("baloot", True): 45,
+}
+"""Roughly how long the first run of a family compiles, without and with a searching seat (one core
+of the project's machine, an empty cache; ``benchmarks/bench_compile.py``)."""
+
+_READY: set[tuple[str, str, bool, bool]] = set()
+
+
+def prepare(rules: Rules, players: Players, unit: str = "matches", notice: bool = True) -> None:
+    """Compile (or load from the cache) the kernels a run of ``players`` needs, before it starts.
+
+    A first run compiles for a while: when the kernels are not ready within half a second, one line
+    on stderr says what is compiling, that it happens once, and roughly how long it takes. Timers
+    and progress bars started after this measure the play alone.
+    """
+    lineup = lineup_of(rules, players)
+    searching = bool((lineup.kinds == KIND_ISMCTS).any())
+    family = rules.preset.family
+    key = (rules.name, unit, searching, family == "baloot")
+    if key in _READY:
+        return
+    P, STR = rules.tables
+    kinds = lineup.kinds
+    params = lineup.params(family)
+    params[kinds == KIND_ISMCTS, 0] = 1  # one search iteration: the same kernels, at once
+    error: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            if unit == "hands":
+                rows = new_rows(2)
+                _play_hands(P, STR, kinds, params, 0, 0, rows, NO_TRACE)
+            else:
+                match_rows = np.zeros((1, L.X_SIZE), dtype=np.int64)
+                _play_matches(P, STR, kinds, params, 0, 0, match_rows, new_rows(400), NO_TRACE)
+        except BaseException as exc:  # pragma: no cover - re-raised below
+            error.append(exc)
+
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    thread.join(0.5)
+    if thread.is_alive() and notice:
+        kind = "searching " if searching else ""
+        seconds = COMPILE_SECONDS[policy_family(family), searching]
+        print(
+            f"kout-sim: compiling the {policy_family(family)} engine for {kind}{unit} "
+            f"(once: about {seconds} s; later runs load it from {numba.config.CACHE_DIR})",  # type: ignore[attr-defined]
+            file=sys.stderr,
+            flush=True,
+        )
+    thread.join()
+    if error:
+        raise error[0]
+    _READY.add(key)
 
 
 def lineup_of(rules: Rules, players: Players) -> Lineup:
@@ -87,6 +156,11 @@ def play_hands(
         trace = np.zeros((0, L.MAX_ACTIONS), dtype=np.int32)
     elif trace.shape != (n_hands, L.MAX_ACTIONS) or trace.dtype != np.int32:
         raise ValueError(f"trace must be int32[{n_hands}, {L.MAX_ACTIONS}]")
+    target, target_trace = out, trace
+    if n_hands < 2:  # see new_rows: a two-row buffer keeps the one compiled layout
+        out = new_rows(2)
+        if trace.shape[0]:
+            trace = np.zeros((2, L.MAX_ACTIONS), dtype=np.int32)
     previous = numba.get_num_threads()
     numba.set_num_threads(workers)
     try:
@@ -95,6 +169,11 @@ def play_hands(
         )
     finally:
         numba.set_num_threads(previous)
+    if out is not target:
+        target[:] = out[:n_hands]
+        if target_trace.shape[0]:
+            target_trace[:] = trace[:n_hands]
+        out = target
     if n_hands and out[:, L.R_N_ACTIONS].min() < 0:
         raise _illegal(lineup)
     return out

@@ -36,7 +36,15 @@ from .. import __version__
 from ..engine import layout as L
 from ..io.schema import actions_table, hands_table, matches_table
 from ..rules import Rules, get_rules
-from .batch import Players, check_workers, lineup_of, new_rows, play_hands, play_matches
+from .batch import (
+    Players,
+    check_workers,
+    lineup_of,
+    new_rows,
+    play_hands,
+    play_matches,
+    prepare,
+)
 
 SHARD_MATCHES = 4_096
 # Shard sizes are round decimal numbers on purpose: a power of two makes the columns of the
@@ -300,7 +308,7 @@ def simulate(
     preset: str = "kout_bo_4",
     *,
     options: dict[str, Any] | None = None,
-    players: Players = "random",
+    players: Players = "heuristic",
     matches: int | None = 10_000,
     hands: int | None = None,
     seed: int = 0,
@@ -357,6 +365,8 @@ def simulate(
     }
     store = Store(out)
     _prepare(store, settings, overwrite, resume)
+    if scheduler is None:
+        prepare(rules, lineup, unit)  # compile first: "seconds" and the bar measure the play
     started = time.perf_counter()
     pending = [s for s in spec.shards() if not store.exists(*store.part(spec.marker, s[0]))]
     bar = _progress(sum(size for _, _, size in pending), unit)

@@ -56,7 +56,7 @@ def test_interrupted_run_resumes_to_the_same_rows(tmp_path: Path) -> None:
 
 @pytest.mark.usefixtures("small_shards")
 def test_hands_mode_rows_match_the_batch_kernel(tmp_path: Path) -> None:
-    path = kout_sim.simulate("kout_bo_6", hands=2_500, seed=3, out=tmp_path / "h")
+    path = kout_sim.simulate("kout_bo_6", players="random", hands=2_500, seed=3, out=tmp_path / "h")
     hands = _tables(path)["hands"]
     assert len(hands) == 2_500 and "matches" not in kout_sim.load(path)
     rows = play_random_hands(get_rules("kout_bo_6"), 2_500, 3)
