@@ -42,10 +42,18 @@ def _cache_dir() -> str:
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = _cache_dir()  # type: ignore[attr-defined]
 
-jit = numba.njit(cache=True, nogil=True, forceinline=True)
+_NO_NRT: dict[str, Any] = {"_nrt": False}  # numba's own option; not in its typed signature
+jit = numba.njit(cache=True, nogil=True, forceinline=True, **_NO_NRT)
 """Decorator for the kernels of the engine: each typed and lowered by numba once per signature, then
-inlined by LLVM into its callers (``forceinline``: LLVM ``alwaysinline``, which numba's cheap
-pre-pass honours before it prunes reference counts), so a kernel costs no call at run time."""
+inlined by LLVM into its callers (``forceinline``: LLVM ``alwaysinline``), so a kernel costs no call
+at run time. Without numba's reference-counted memory (``_nrt=False``): such a kernel allocates no
+array, and the arrays it is given cost no atomic reference counts (they cost a quarter of the
+heuristic's time when these kernels took part in reference counting). A kernel that allocates is
+:data:`jit_alloc`; numba says so at compile time."""
+
+jit_alloc = numba.njit(cache=True, nogil=True, forceinline=True)
+"""Decorator for the kernels that allocate arrays, and the entry points: as :data:`jit`, with
+numba's reference-counted memory."""
 
 jit_leaf = numba.njit(cache=True, nogil=True, inline="always")
 """Decorator for the tiny kernels (a few lines, calling only leaves or dispatching to plain kernels):

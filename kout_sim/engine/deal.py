@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import copy_into, jit, jit_leaf
+from ._jit import copy_into, jit, jit_alloc, jit_leaf
 from .layout import (
     FIRST_DEALER_LOW_DRAW,
     FIRST_DEALER_RANDOM,
@@ -17,7 +17,7 @@ from .layout import (
 from .rng import below
 
 
-@jit
+@jit_alloc
 def deck_cards(P: np.ndarray) -> np.ndarray:
     """The deck's card ids, ascending (int64[n_cards])."""
     out = np.empty(P[P_N_CARDS], dtype=np.int64)
@@ -69,7 +69,7 @@ def _draw_rank(card: int, joker_rank: int) -> int:
     return joker_rank if card >= 52 else 2 + card % 13
 
 
-@jit
+@jit_alloc
 def first_dealer(rng: np.ndarray, P: np.ndarray, deck: np.ndarray) -> int:
     """First dealer by the preset's rule (RULES.md 1.2, 2.2).
 

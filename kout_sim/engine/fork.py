@@ -29,7 +29,7 @@ import numpy as np
 from numba import prange
 
 from ..players.policy import choose, workspace
-from ._jit import copy_into, highest_bit, jit, jit_leaf, jit_parallel, popcount
+from ._jit import copy_into, highest_bit, jit_alloc, jit_leaf, jit_parallel, popcount
 from .deal import deck_cards
 from .game import apply_action, legal_mask, start_hand
 from .layout import (
@@ -347,7 +347,7 @@ def _make_entries(family: int) -> tuple[Callable[..., None], Callable[..., int]]
             hi = min(n_hands, lo + BLOCK)
             _fork_block(P, STR, kinds, params, seed, first, out, counts, lead_only, lo, hi, family)
 
-    @jit
+    @jit_alloc
     def play_on_entry(
         S: np.ndarray,
         P: np.ndarray,

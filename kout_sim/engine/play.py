@@ -15,7 +15,7 @@ from numba import prange
 from ..players.kinds import KIND_ISMCTS
 from ..players.policy import choose, workspace
 from ..players.registry import N_PARAMS
-from ._jit import jit, jit_leaf, jit_parallel, lowest_bit, popcount
+from ._jit import jit, jit_alloc, jit_leaf, jit_parallel, lowest_bit, popcount
 from .baloot import completion_masks
 from .deal import deck_cards, first_dealer
 from .game import apply_action, legal_mask, start_hand
@@ -538,7 +538,7 @@ def _family_kernels(family: int, searching: bool) -> FamilyKernels:
             hi = min(n_hands, lo + BLOCK)
             _hand_block(P, STR, kinds, params, seed, first, out, trace, lo, hi, searching, family)
 
-    @jit
+    @jit_alloc
     def matches_entry(
         P: np.ndarray,
         STR: np.ndarray,
@@ -554,7 +554,7 @@ def _family_kernels(family: int, searching: bool) -> FamilyKernels:
             P, STR, kinds, params, seed, first, match_rows, hand_rows, trace, searching, family
         )
 
-    @jit
+    @jit_alloc
     def traced_entry(
         P: np.ndarray,
         STR: np.ndarray,

@@ -36,7 +36,7 @@ def _rotl(x: np.uint64, k: int) -> np.uint64:
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@jit
+@jit_leaf
 def seed_stream(rng: np.ndarray, seed: int, index: int, lane: int) -> None:
     """Key the 4-word state ``rng`` (uint64[4]) to stream ``(seed, index, lane)``.
 
@@ -51,7 +51,7 @@ def seed_stream(rng: np.ndarray, seed: int, index: int, lane: int) -> None:
         rng[i] = _mix64(key)
 
 
-@jit
+@jit_leaf
 def next_u64(rng: np.ndarray) -> np.uint64:
     """Next 64 random bits (xoshiro256**)."""
     s0 = rng[0]

@@ -14,10 +14,10 @@ import pyarrow as pa
 
 from .. import cards as C
 from ..engine import layout as L
-from ..engine._jit import jit
+from ..engine._jit import jit_alloc
 
 
-@jit
+@jit_alloc
 def _join_packed(
     packed: np.ndarray,
     counts: np.ndarray,
@@ -52,7 +52,7 @@ def _join_packed(
     return data[:at]
 
 
-@jit
+@jit_alloc
 def _join_codes(
     codes: np.ndarray,
     valid: np.ndarray,

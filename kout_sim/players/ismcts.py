@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..engine._jit import jit, jit_leaf, lowest_bit, nth_bit, popcount
+from ..engine._jit import jit, jit_alloc, jit_leaf, lowest_bit, nth_bit, popcount
 from ..engine.game import apply_action, legal_mask
 from ..engine.layout import (
     FAMILY_BALOOT,
@@ -152,7 +152,7 @@ def rollout(
 
 
 def _make_search(family: int) -> Callable[..., int]:
-    @jit
+    @jit_alloc
     def search(
         S: np.ndarray,
         P: np.ndarray,

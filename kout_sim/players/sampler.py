@@ -58,7 +58,7 @@ import math
 
 import numpy as np
 
-from ..engine._jit import jit, jit_leaf, lowest_bit, popcount
+from ..engine._jit import jit, jit_alloc, jit_leaf, lowest_bit, popcount
 from ..engine.layout import (
     B_FACE_UP,
     B_MODE,
@@ -127,7 +127,7 @@ def hand_size(S: np.ndarray, P: np.ndarray, seat: int) -> int:
     return P[P_N_TRICKS] - S[S_N_DONE] - (1 if pos < S[S_N_IN_TRICK] else 0)
 
 
-@jit
+@jit_alloc
 def constraints(
     S: np.ndarray,
     P: np.ndarray,
@@ -300,7 +300,7 @@ def _next_alloc(
     return -1
 
 
-@jit
+@jit_alloc
 def _deal_class(rng: np.ndarray, mask: int, counts: np.ndarray, out: np.ndarray, m: int) -> None:
     """Deal the cards of ``mask`` uniformly: ``counts[i]`` of them to ``out[i]`` for i < m."""
     cards = np.empty(64, dtype=np.int64)
@@ -317,7 +317,7 @@ def _deal_class(rng: np.ndarray, mask: int, counts: np.ndarray, out: np.ndarray,
             cards[r] = cards[left]
 
 
-@jit
+@jit_alloc
 def sample_hidden(
     rng: np.ndarray,
     need: np.ndarray,
@@ -480,7 +480,7 @@ def sample_hidden(
     return 0
 
 
-@jit
+@jit_alloc
 def determinize(
     S: np.ndarray, P: np.ndarray, STR: np.ndarray, seat: int, rng: np.ndarray, out_S: np.ndarray
 ) -> int:
