@@ -68,7 +68,8 @@ COMPILE_SECONDS = {
 """Roughly how long the first run of a family compiles, without and with a searching seat (one core
 of the project's machine, an empty cache; ``benchmarks/bench_compile.py``)."""
 
-_READY: set[tuple[str, str, bool, bool]] = set()
+_READY: set[tuple[str, str, bool]] = set()
+"""(policy family, unit, searching) of the drivers already prepared in this process."""
 
 
 def prepare(rules: Rules, players: Players, unit: str = "matches", notice: bool = True) -> None:
@@ -81,7 +82,7 @@ def prepare(rules: Rules, players: Players, unit: str = "matches", notice: bool 
     lineup = lineup_of(rules, players)
     searching = bool((lineup.kinds == KIND_ISMCTS).any())
     family = rules.preset.family
-    key = (rules.name, unit, searching, family == "baloot")
+    key = (policy_family(family), unit, searching)  # the drivers are per family, not per preset
     if key in _READY:
         return
     P, STR = rules.tables
@@ -106,10 +107,9 @@ def prepare(rules: Rules, players: Players, unit: str = "matches", notice: bool 
     thread.join(0.5)
     if thread.is_alive() and notice:
         kind = "searching " if searching else ""
-        seconds = COMPILE_SECONDS[policy_family(family), searching]
         print(
-            f"kout-sim: compiling the {policy_family(family)} engine for {kind}{unit} "
-            f"(once: about {seconds} s; later runs load it from {numba.config.CACHE_DIR})",  # type: ignore[attr-defined]
+            f"kout-sim: compiling the {key[0]} engine for {kind}{unit} "
+            f"(once: about {COMPILE_SECONDS[key[0], searching]} s; later runs load it from {numba.config.CACHE_DIR})",  # type: ignore[attr-defined]
             file=sys.stderr,
             flush=True,
         )
