@@ -141,3 +141,61 @@ def bench_search(
         "iterations_per_second": round(iterations / per),
         "version": __version__,
     }
+
+
+def first_leads(rules: Rules, count: int, seed: int = 0, tricks: int = 0) -> list[np.ndarray]:
+    """``count`` play-phase states at the first lead (or the lead of trick ``tricks + 1``): random
+    deals, the heuristic line-up's auction (and, in Baloot, its completion and doubling) and play
+    before it; hands voided or ended before that lead are skipped."""
+    from .engine.play import hand_traced
+
+    P, STR = rules.tables
+    heuristic = lineup_of(rules, "heuristic")
+    kinds, params = heuristic.kinds, heuristic.params(rules.preset.family)
+    hands = np.zeros(6, dtype=np.int64)
+    trace = np.zeros(256, dtype=np.int64)
+    S = np.zeros(L.S_SIZE, dtype=np.int64)
+    out: list[np.ndarray] = []
+    index = 0
+    while len(out) < count:
+        index += 1
+        n = hand_traced(P, STR, kinds, params, seed, index, hands, trace, trace.copy(), S)
+        calls = int(np.sum(trace[:n] >= L.CALL))
+        stop = calls + tricks * rules.n_players
+        hand_traced(P, STR, kinds, params, seed, index, hands, trace, trace.copy(), S, limit=stop)
+        if S[L.S_PHASE] == L.PH_PLAY and S[L.S_N_DONE] == tricks and S[L.S_N_IN_TRICK] == 0:
+            out.append(S.copy())
+    return out
+
+
+def bench_solver(rules: Rules, *, deals: int = 1000, seed: int = 0) -> dict[str, Any]:
+    """Time full-hand double-dummy solves from the first lead of random deals, one core.
+
+    The contract is the one the heuristic line-up bid; the figure is the exact value (every
+    trick, RULES.md 1.11 ignored) of each deal, median and max milliseconds per solve.
+    """
+    from .solver import Solver
+
+    if deals < 1:
+        raise ValueError(f"deals must be positive, got {deals}")
+    states = first_leads(rules, deals + 1, seed)
+    solver = Solver(rules)
+    solver.value(states[0].copy())  # compile (or load the cache) first
+    times: list[float] = []
+    nodes: list[int] = []
+    for S in states[1:]:
+        before = solver.nodes
+        t0 = time.perf_counter()
+        solver.value(S)
+        times.append(time.perf_counter() - t0)
+        nodes.append(solver.nodes - before)
+    return {
+        "preset": rules.name,
+        "position": "first lead, contract and trump of the heuristic line-up",
+        "deals": deals,
+        "ms_per_solve_median": round(statistics.median(times) * 1000, 3),
+        "ms_per_solve_max": round(max(times) * 1000, 3),
+        "ms_per_solve_mean": round(statistics.fmean(times) * 1000, 3),
+        "nodes_median": int(statistics.median(nodes)),
+        "version": __version__,
+    }

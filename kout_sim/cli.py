@@ -112,6 +112,14 @@ def simulate(
 @click.option("--repeats", type=int, default=5, show_default=True, help="Repeats (median).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--reference", is_flag=True, help="Also time the reference engine; report speedup.")
+@click.option(
+    "--solver",
+    is_flag=True,
+    help="Time double-dummy solves instead: full hands from the first lead of random deals.",
+)
+@click.option(
+    "--deals", type=int, default=1000, show_default=True, help="Deals solved (with --solver)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def bench(
     preset: str,
@@ -121,21 +129,30 @@ def bench(
     repeats: int,
     seed: int,
     reference: bool,
+    solver: bool,
+    deals: int,
     as_json: bool,
 ) -> None:
-    """Full hands per second (deal, auction, trump, play, scoring, result row)."""
+    """Full hands per second (deal, auction, trump, play, scoring, result row); with --solver,
+    milliseconds per double-dummy solve."""
     from .bench import bench as run_bench
+    from .bench import bench_solver
 
     try:
-        result = run_bench(
-            preset,
-            players=players,
-            workers=workers,
-            hands=hands,
-            repeats=repeats,
-            seed=seed,
-            reference=reference,
-        )
+        if solver:
+            from .rules import get_rules
+
+            result = bench_solver(get_rules(preset), deals=deals, seed=seed)
+        else:
+            result = run_bench(
+                preset,
+                players=players,
+                workers=workers,
+                hands=hands,
+                repeats=repeats,
+                seed=seed,
+                reference=reference,
+            )
     except ValueError as exc:
         _fail(str(exc))
         return
@@ -144,6 +161,50 @@ def bench(
     else:
         for key, value in result.items():
             click.echo(f"{key:>28}: {value}")
+
+
+@main.command()
+@click.option(
+    "--record",
+    "record_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="A hand record (JSON, docs/records.md) whose auction is complete.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def solve(record_file: str, as_json: bool) -> None:
+    """Double-dummy value of a hand record: all hands known, perfect play by both sides.
+
+    Prints the bidding team's tricks (Baloot: the buyer team's card points) at the end of the hand,
+    and the same value after each legal card of the seat to act.
+    """
+    from .solver import solve as run_solve
+
+    try:
+        record = json.loads(Path(record_file).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        _fail(f"cannot read {record_file}: {exc}")
+        return
+    try:
+        result = run_solve(record)
+    except ValueError as exc:
+        _fail(str(exc))
+        return
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    key = "points" if "points" in result else "tricks"
+    what = "buyer team's card points" if key == "points" else "bidding team's tricks"
+    click.echo(f"double dummy: the {what} at the end of the hand: {result[key]}")
+    if result["forced_joker_loser"] is not None:
+        click.echo(
+            f"  the perfect line ends in a forced joker lead: team {result['forced_joker_loser']} "
+            "loses the match (RULES.md 2.8)"
+        )
+    if result["to_act"] is not None:
+        click.echo(f"  seat {result['to_act']} to act; each legal card -> value after it:")
+        for card, value in result["cards"].items():
+            click.echo(f"    {card:>3}: {value}")
 
 
 @main.command()

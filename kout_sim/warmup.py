@@ -3,7 +3,7 @@
 ``python -m kout_sim.warmup`` is what ``make test`` runs first: the kernels are compiled once, the
 two families in parallel, and every test process then loads them from the cache instead of
 compiling its own copy. The Kout process also compiles the joker fork drivers, which share its
-engine and players (compiled once in that process). Users never need it (the first call of an entry
+engine and players (compiled once in that process); the Baloot process the double-dummy solver. Users never need it (the first call of an entry
 point compiles it), but it moves the wait up front.
 """
 
@@ -42,6 +42,22 @@ def warm_forks() -> float:
     hand_traced(P, STR, kinds, params, 0, 0, hands, trace, trace.copy(), S, limit=ply)
     mask = int(legal_mask(S, P, STR, int(P[L.P_FAMILY])))
     play_on(rules, S, (mask & -mask).bit_length() - 1, "heuristic")
+    return time.perf_counter() - started
+
+
+def warm_solver() -> float:
+    """Compile the double-dummy solver's entry points (one compile serves every preset)."""
+    from .bench import first_leads
+    from .rules import get_rules
+    from .solver import Solver
+
+    started = time.perf_counter()
+    rules = get_rules(FAMILY_PRESETS["baloot"])
+    S = first_leads(rules, 1, tricks=4)[0]
+    solver = Solver(rules)
+    value = solver.value(S)
+    solver.at_least(S, value)
+    solver.card_values(S)
     return time.perf_counter() - started
 
 
@@ -104,6 +120,8 @@ def warm(family: str) -> float:
     play_matches(rules, 1, 0, searching, workers=1)
     if family == "kout":
         warm_forks()
+    else:
+        warm_solver()  # the other process compiles the forks
     return time.perf_counter() - started
 
 

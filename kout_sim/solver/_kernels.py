@@ -1,0 +1,704 @@
+"""Double-dummy search kernels: alpha-beta over card plays, a transposition table at trick starts.
+
+A position is the engine's own hand state ``S`` (:mod:`kout_sim.engine.layout`) in the play phase,
+read with the engine's own legality kernels (``kout.legal_cards``, ``baloot.legal_cards``) and trick
+winner (``kout.trick_winner_idx``), so the solver plays by exactly the rules the simulator plays by.
+Cards are applied and taken back here (a play changes a dozen fields; the engine's ``apply_card``
+also scores, stops early and traces what the search must not).
+
+The value of a position is the *future* gain of the bidding team (the buyer in Baloot): tricks
+(Kout) or card points with the last trick's 10 (Baloot, RULES.md 3.6.1) taken from the position to
+the end of the hand. Every trick is played (the early stop of RULES.md 1.11 / 2.9 does not end the
+search). A Bahraini forced joker lead (2.8) while the outcome is still open ends the line with the
+sentinel ``-SENT`` (the bidding team's holder loses the match) or ``+SENT`` (a defender's); once the
+outcome is fixed (2.9 comes first) a lone joker is led like any card and wins (2.7).
+
+Searches are fail-soft alpha-beta: ``search(lo, hi)`` returns ``g`` with ``g <= lo`` an upper bound,
+``g >= hi`` a lower bound, anything between exact. Null windows (``hi = lo + 1``) answer "at least
+``hi``?" and :func:`value` bisects with them (MTD-style). Table entries are valid for one
+generation (``C[C_GEN]``): a new deal or contract is a new generation, never a cleared table.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ..engine import baloot as B
+from ..engine import kout as K
+from ..engine._jit import _NO_NRT, jit, lowest_bit, popcount
+from ..engine.layout import (
+    B_CARD_PTS,
+    B_CLOSED,
+    JOKER_LADDER,
+    P_FREE_JOKER_HONOURS,
+    P_JOKER_MASK,
+    P_JOKER_MODEL,
+    P_SUIT_MASK,
+    S_HAND,
+    S_HIGH_BID,
+    S_LEADER,
+    S_LED,
+    S_N_DONE,
+    S_N_IN_TRICK,
+    S_PLAYED,
+    S_RANKLESS,
+    S_TO_ACT,
+    S_TRICK,
+    S_TRICKS,
+    S_TRUMP,
+    S_TRUMP_LEAD,
+    T_LED,
+    T_POINTS,
+)
+
+ONE = np.int64(1)
+SENT = 64
+"""Magnitude of the forced-joker sentinel (more than any trick count)."""
+
+# ---- the search context C (int64) ---------------------------------------------------------------
+C_BALOOT = 0  # 1: Baloot (card points), 0: Kout (tricks)
+C_N = 1  # seats
+C_N_TRICKS = 2
+C_TEAM = 3  # the bidding (buying) team
+C_FORCED = 4  # 1: the Bahraini forced joker lead applies (RULES.md 2.8)
+C_LADDER = 5  # 1: Kout Bo jokers (RULES.md 1.1, 1.6): the trump suit is never merged
+C_TOTAL = 6  # Baloot: card points of a hand, the last trick's 10 included
+C_GEN = 7  # transposition-table generation of the current search
+C_NODES = 8  # nodes visited (statistics)
+C_TT_MASK = 9  # table size - 1 (a power of two)
+C_SIZE = 16
+
+TT_COLS = 3  # key 1, key 2, packed entry (generation, best card, bounds)
+# ---- the workspace W (int64[W_ROWS, W_COLS]): everything a search writes, one array -----------------
+# Rows 0..55: one per card played from the start of the hand (depth d): columns 0..15 the moves of
+# the node, U_BASE.. the fields saved before its play, W_KILLER the last cut-off card (+1).
+# Row R_S: the searched state; row R_C: the context C; rows R_Q..R_Q+3: the order table Q.
+R_S = 56
+R_C = 57
+R_Q = 58
+Q_COLS = 13
+W_ROWS = 62
+W_COLS = 128
+W_KILLER = 63
+_OFF = 512  # bounds are stored offset into 10 bits
+
+make_jit = numba.njit(cache=True, nogil=True, **_NO_NRT)
+"""The recursive search cannot be inlined: compiled as a function of its own."""
+
+
+@jit
+def _mix(z: np.uint64) -> np.uint64:
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@jit
+def _relative(S: np.ndarray, P: np.ndarray, C: np.ndarray, seat: int) -> np.int64:
+    """``seat``'s cards with each suit's ranks renumbered among the cards still held (Kout).
+
+    In Kout the future of a trick start depends on the order of the cards left, not on which low
+    cards fell before (RULES.md 1.1, 2.7); keying the table on relative ranks lets positions that
+    differ only by those share one entry (a double-dummy solver's classic reduction).
+    """
+    held = np.int64(0)
+    for s in range(C[C_N]):
+        held |= S[S_HAND + s]
+    hand = S[S_HAND + seat]
+    out = hand & P[P_JOKER_MASK]
+    for suit in range(4):
+        m = held & P[P_SUIT_MASK + suit]
+        j = suit * 13
+        while m != 0:
+            card = lowest_bit(m)
+            m &= m - 1
+            if (hand >> card) & 1:
+                out |= ONE << j
+            j += 1
+    return out
+
+
+@jit
+def _keys(S: np.ndarray, P: np.ndarray, C: np.ndarray) -> tuple[np.uint64, np.uint64]:
+    """Two independent 64-bit hashes of what decides a trick-start position's future."""
+    h1 = np.uint64(S[S_LEADER]) + np.uint64(0x9E3779B97F4A7C15)
+    h2 = np.uint64(S[S_LEADER]) * np.uint64(0xD1B54A32D192ED03) + np.uint64(1)
+    relative = C[C_BALOOT] == 0  # Baloot card points depend on the cards themselves
+    for seat in range(C[C_N]):
+        hand = _relative(S, P, C, seat) if relative else S[S_HAND + seat]
+        h1 = _mix(h1 ^ np.uint64(hand))
+        h2 = _mix(h2 + np.uint64(hand) * np.uint64(0xA24BAED4963EE407))
+    extra = 0
+    if C[C_LADDER] != 0:
+        # 1.6(c): the trump honours still held are the top ones left; their number is what the
+        # relative ranks do not show
+        trump = S[S_TRUMP]
+        k = P[P_FREE_JOKER_HONOURS]
+        honours = ((ONE << 13) - (ONE << (13 - k))) << (13 * trump)
+        extra = popcount(honours & ~S[S_PLAYED]) + 1
+    if C[C_FORCED] != 0:
+        # 2.8 / 2.9: whether a forced lead ends the hand depends on the tricks taken so far
+        extra = S[S_TRICKS + C[C_TEAM]] + 1
+    h1 = _mix(h1 ^ np.uint64(extra * 77 + 5))
+    h2 = _mix(h2 + np.uint64(extra * 91 + 3))
+    return h1, h2
+
+
+@jit
+def _decided(S: np.ndarray, C: np.ndarray) -> bool:
+    """RULES.md 1.11 / 2.9: the hand's outcome is fixed."""
+    team = C[C_TEAM]
+    contract = S[S_HIGH_BID]
+    return S[S_TRICKS + team] >= contract or S[S_TRICKS + 1 - team] >= C[C_N_TRICKS] - contract + 1
+
+
+@jit
+def _forced_end(S: np.ndarray, P: np.ndarray, C: np.ndarray) -> int:
+    """At a trick start: the sentinel if the leader must lead his lone joker while the outcome is
+    open (RULES.md 2.8, after the early stop of 2.9), else 0."""
+    if C[C_FORCED] == 0:
+        return 0
+    leader = S[S_LEADER]
+    hand = S[S_HAND + leader]
+    if hand == 0 or (hand & ~P[P_JOKER_MASK]) != 0 or _decided(S, C):
+        return 0
+    return -SENT if (leader & 1) == C[C_TEAM] else SENT
+
+
+@jit
+def bounds(S: np.ndarray, P: np.ndarray, C: np.ndarray) -> tuple[int, int]:
+    """Bounds on the future value of any position (mid-trick too)."""
+    if C[C_BALOOT] != 0:
+        return 0, C[C_TOTAL] - S[B_CARD_PTS] - S[B_CARD_PTS + 1]
+    lo = 0
+    hi = C[C_N_TRICKS] - S[S_N_DONE]
+    if C[C_FORCED] != 0 and not _decided(S, C):
+        jk = P[P_JOKER_MASK]
+        for seat in range(C[C_N]):
+            if (S[S_HAND + seat] & jk) != 0:
+                if (seat & 1) == C[C_TEAM]:
+                    lo = -SENT
+                else:
+                    hi = SENT
+    return lo, hi
+
+
+@jit
+def _rest(S: np.ndarray, C: np.ndarray) -> int:
+    """What both teams together still take: tricks, or card points with the last trick's 10."""
+    if C[C_BALOOT] != 0:
+        return C[C_TOTAL] - S[B_CARD_PTS] - S[B_CARD_PTS + 1]
+    return C[C_N_TRICKS] - S[S_N_DONE]
+
+
+@jit
+def legal(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray) -> np.int64:
+    """The engine's legal cards; a lone Bahraini joker after the outcome is fixed (module doc)."""
+    if C[C_BALOOT] != 0:
+        return B.legal_cards(S, P, STR)
+    mask = K.legal_cards(S, P)
+    if mask == 0:
+        return S[S_HAND + S[S_TO_ACT]]
+    return mask
+
+
+@jit
+def play(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, card: int) -> int:
+    """Play ``card`` for the seat to act; the bidding team's gain if it closed a trick, else 0.
+
+    Mirrors the engine's ``apply_card`` (RULES.md 1.5-1.9, 2.6-2.7, 3.4.4, 3.6.1) without scoring,
+    early stop or tracing; :func:`unplay` takes it back.
+    """
+    seat = S[S_TO_ACT]
+    bit = ONE << card
+    k = S[S_N_IN_TRICK]
+    n = C[C_N]
+    if k == 0:
+        if card >= 52:
+            if C[C_BALOOT] == 0 and P[P_JOKER_MODEL] == JOKER_LADDER:
+                if (bit & K.joker_lead_permission(S, P, seat)) != 0:
+                    S[S_TRUMP_LEAD] = 1  # 1.7: a permitted joker lead is a trump lead
+                    S[S_LED] = S[S_TRUMP]
+                else:
+                    S[S_RANKLESS] = 1  # 1.8: rankless
+            # a lone Bahraini joker led after the outcome is fixed sets no suit and wins (2.7)
+        else:
+            S[S_LED] = card // 13
+    elif S[S_LED] < 0 and card < 52:
+        S[S_LED] = card // 13  # 1.8: the first non-joker card sets the led suit
+    S[S_HAND + seat] ^= bit
+    S[S_TRICK + k] = card
+    S[S_N_IN_TRICK] = k + 1
+    if k + 1 < n:
+        S[S_TO_ACT] = 0 if seat + 1 == n else seat + 1
+        return 0
+    winner = S[S_LEADER] + K.trick_winner_idx(S, P, STR)
+    if winner >= n:
+        winner -= n
+    gain = 1
+    if C[C_BALOOT] != 0:
+        trow = S[S_TRUMP]
+        gain = 0
+        for i in range(n):
+            gain += STR[T_POINTS + trow, S[S_TRICK + i]]
+        if S[S_N_DONE] == C[C_N_TRICKS] - 1:
+            gain += 10  # 3.6.1: the last trick
+        S[B_CARD_PTS + (winner & 1)] += gain
+    for i in range(n):
+        S[S_PLAYED] |= ONE << S[S_TRICK + i]
+    S[S_TRICKS + (winner & 1)] += 1
+    S[S_N_DONE] += 1
+    S[S_N_IN_TRICK] = 0
+    S[S_LED] = -1
+    S[S_TRUMP_LEAD] = 0
+    S[S_RANKLESS] = 0
+    S[S_LEADER] = winner
+    S[S_TO_ACT] = winner
+    return gain if (winner & 1) == C[C_TEAM] else 0
+
+
+_SAVED = (
+    S_LED,
+    S_TRUMP_LEAD,
+    S_RANKLESS,
+    S_LEADER,
+    S_TO_ACT,
+    S_N_IN_TRICK,
+    S_N_DONE,
+    S_TRICKS,
+    S_TRICKS + 1,
+    B_CARD_PTS,
+    B_CARD_PTS + 1,
+)
+# W[d, U_BASE]: the played mask before the play at depth d, W[d, U_BASE + 1 + i]: field _SAVED[i],
+# W[d, U_TRICK + i]: the trick so far (the plays of later tricks overwrite it)
+U_BASE = 16
+U_TRICK = U_BASE + 1 + len(_SAVED)
+
+
+@jit
+def save(S: np.ndarray, W: np.ndarray, d: int) -> None:
+    """Keep in ``W[d]`` the fields :func:`play` changes (the hands change by one bit)."""
+    W[d, U_BASE] = S[S_PLAYED]
+    for i in range(len(_SAVED)):
+        W[d, U_BASE + 1 + i] = S[_SAVED[i]]
+    for i in range(S[S_N_IN_TRICK]):
+        W[d, U_TRICK + i] = S[S_TRICK + i]
+
+
+@jit
+def unplay(S: np.ndarray, W: np.ndarray, d: int, seat: int, card: int) -> None:
+    """Take back the :func:`play` of ``card`` by ``seat`` saved at depth ``d``."""
+    S[S_HAND + seat] |= ONE << card
+    S[S_PLAYED] = W[d, U_BASE]
+    for i in range(len(_SAVED)):
+        S[_SAVED[i]] = W[d, U_BASE + 1 + i]
+    for i in range(S[S_N_IN_TRICK]):
+        S[S_TRICK + i] = W[d, U_TRICK + i]
+
+
+@jit
+def strength(STR: np.ndarray, trow: int, led: int, card: int) -> int:
+    """Strength of ``card`` in a trick led in ``led`` (RULES.md 1.1, 2.7, 3.4.4): 0 never wins."""
+    s = STR[trow, card]
+    if s == 0 and card < 52 and card // 13 == led:
+        s = STR[T_LED, card]
+    return s
+
+
+@jit
+def order_table(P: np.ndarray, STR: np.ndarray, trow: int, Q: np.ndarray) -> None:
+    """``Q[suit, i]``: the deck's ``i``-th strongest card of ``suit`` under trump row ``trow``
+    (-1 past the last); the order equivalent cards are found in."""
+    for suit in range(4):
+        row = trow if suit == trow else T_LED
+        m = P[P_SUIT_MASK + suit]
+        n = 0
+        while m != 0:
+            card = lowest_bit(m)
+            m &= m - 1
+            s = STR[row, card]
+            j = n
+            while j > 0 and STR[row, Q[suit, j - 1]] < s:
+                Q[suit, j] = Q[suit, j - 1]
+                j -= 1
+            Q[suit, j] = card
+            n += 1
+        for j in range(n, Q.shape[1]):
+            Q[suit, j] = -1
+
+
+@jit
+def _winning(S: np.ndarray, STR: np.ndarray) -> tuple[int, int]:
+    """(position, strength) of the card winning the trick in progress so far."""
+    trow = S[S_TRUMP]
+    led = S[S_LED]
+    best = -1
+    best_i = 0
+    for i in range(S[S_RANKLESS], S[S_N_IN_TRICK]):
+        s = strength(STR, trow, led, S[S_TRICK + i])
+        if s > best:
+            best = s
+            best_i = i
+    return best_i, best
+
+
+@jit
+def moves(
+    S: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    C: np.ndarray,
+    Q: np.ndarray,
+    mask: np.int64,
+    first: int,
+    W: np.ndarray,
+    d: int,
+) -> int:
+    """Write into ``W[d, :m]`` the moves worth trying from ``mask`` (one card per set of
+    equivalent cards), each as ``score << 8 | card``, ``first`` (a card, or -1) scored highest.
+
+    Equivalent: of one suit, in the mover's hand, no card between them (by strength) in another
+    hand or on the table; in Baloot also of equal points. The Kout Bo trump suit is never merged
+    (the ladder jokers sit inside it, and which honours have fallen decides joker leads, 1.6(c)).
+    """
+    seat = S[S_TO_ACT]
+    k = S[S_N_IN_TRICK]
+    trow = S[S_TRUMP]
+    baloot = C[C_BALOOT] != 0
+    others = np.int64(0)
+    for s in range(C[C_N]):
+        if s != seat:
+            others |= S[S_HAND + s]
+    for i in range(k):
+        others |= ONE << S[S_TRICK + i]
+    win_i, win_s = _winning(S, STR)
+    partner = k > 0 and ((S[S_LEADER] + win_i) & 1) == (seat & 1)
+    led = S[S_LED] if k > 0 else -1
+    m = 0
+    for suit in range(4):
+        ms = mask & P[P_SUIT_MASK + suit]
+        if ms == 0:
+            continue
+        merge = not (C[C_LADDER] != 0 and suit == trow)
+        in_run = False
+        run_pts = -1
+        top = True  # no card of this suit in another hand is stronger
+        for i in range(Q_COLS):
+            card = Q[suit, i]
+            if card < 0:
+                break
+            bit = ONE << card
+            if (bit & ms) != 0:
+                pts = STR[T_POINTS + trow, card] if baloot else 0
+                if merge and in_run and pts == run_pts:
+                    continue
+                in_run = True
+                run_pts = pts
+                cs = strength(STR, trow, led if k > 0 else suit, card)
+                if k == 0:
+                    score = 300 + cs if top else 100 - cs + pts
+                elif partner:
+                    score = 100 - cs + 4 * pts
+                elif cs > win_s:
+                    score = 300 - cs - pts
+                else:
+                    score = 100 - cs - 4 * pts
+                if card == first:
+                    score = 1000
+                elif card == W[d, W_KILLER] - 1:
+                    score += 50
+                W[d, m] = (score << 8) | card
+                m += 1
+            elif (bit & others) != 0:
+                in_run = False
+                top = False
+    jokers = mask & P[P_JOKER_MASK]
+    while jokers != 0:
+        card = lowest_bit(jokers)
+        jokers &= jokers - 1
+        score = 200 if (k == 0 or not partner) else 10
+        if card == first:
+            score = 1000
+        W[d, m] = (score << 8) | card
+        m += 1
+    return m
+
+
+@jit
+def _tt_probe(tt: np.ndarray, C: np.ndarray, h1: np.uint64, h2: np.uint64) -> np.int64:
+    """The packed entry of this position in this generation, or -1."""
+    i = np.int64(h1 & np.uint64(C[C_TT_MASK]))
+    if tt[i, 0] == np.int64(h1) and tt[i, 1] == np.int64(h2) and (tt[i, 2] >> 32) == C[C_GEN]:
+        return tt[i, 2]
+    return np.int64(-1)
+
+
+@jit
+def _tt_store(
+    tt: np.ndarray, C: np.ndarray, h1: np.uint64, h2: np.uint64, lo: int, hi: int, best: int
+) -> None:
+    i = np.int64(h1 & np.uint64(C[C_TT_MASK]))
+    if tt[i, 0] == np.int64(h1) and tt[i, 1] == np.int64(h2) and (tt[i, 2] >> 32) == C[C_GEN]:
+        old = tt[i, 2]
+        lo = max(lo, (old & 1023) - _OFF)
+        hi = min(hi, ((old >> 10) & 1023) - _OFF)
+    tt[i, 0] = np.int64(h1)
+    tt[i, 1] = np.int64(h2)
+    tt[i, 2] = (C[C_GEN] << 32) | (np.int64(best + 1) << 20) | ((hi + _OFF) << 10) | (lo + _OFF)
+
+
+@jit
+def _through(C: np.ndarray, gain: int, child: int) -> int:
+    """The value of a move: its gain plus the child's value (a sentinel stays a sentinel)."""
+    if C[C_FORCED] != 0 and (child <= -SENT or child >= SENT):
+        return child
+    return gain + child
+
+
+@jit
+def _last_trick(
+    S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, W: np.ndarray, d: int
+) -> int:
+    """The last trick: every seat plays its one card (no choice, no search)."""
+    n = C[C_N]
+    gain = 0
+    for i in range(n):
+        seat = S[S_TO_ACT]
+        card = lowest_bit(S[S_HAND + seat])
+        W[d + i, 0] = seat
+        W[d + i, 1] = card
+        save(S, W, d + i)
+        gain = play(S, P, STR, C, card)
+    for i in range(n - 1, -1, -1):
+        unplay(S, W, d + i, W[d + i, 0], W[d + i, 1])
+    return gain
+
+
+@jit
+def quick(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.ndarray) -> int:
+    """At a trick start: what the leader's team surely takes by cashing the leader's winners, in
+    the value's units (a lower bound; 0 when there is none).
+
+    A winner is a card of the leader stronger than every card of its suit in another hand; he
+    leads them from the top and keeps the lead. A side suit's run stops where an opponent who holds
+    trump could be void and ruff (RULES.md 1.5, 2.6, 3.4.2). Nothing is counted while an opponent
+    holds a joker (it takes any trick it joins, 1.5 / 2.7) or while a Bahraini joker is held (a
+    forced lead could end the match, 2.8); in a closed Baloot hand trump winners are not counted
+    (no trump lead while holding another card, 3.3.1). Baloot counts the points of the leader's
+    own cashed cards (and the last trick's 10 when the run reaches it).
+    """
+    leader = S[S_LEADER]
+    team = leader & 1
+    n = C[C_N]
+    hand = S[S_HAND + leader]
+    others = np.int64(0)
+    opp_trumps = np.int64(0)  # the opponents holding trump, as a seat mask
+    trow = S[S_TRUMP]
+    trump_mask = P[P_SUIT_MASK + trow] if trow < 4 else np.int64(0)
+    for s in range(n):
+        if s == leader:
+            continue
+        h = S[S_HAND + s]
+        others |= h
+        if (s & 1) != team:
+            if C[C_BALOOT] == 0 and (h & P[P_JOKER_MASK]) != 0:
+                return 0
+            if (h & trump_mask) != 0:
+                opp_trumps |= ONE << s
+    if C[C_FORCED] != 0 and ((hand | others) & P[P_JOKER_MASK]) != 0:
+        return 0
+    baloot = C[C_BALOOT] != 0
+    closed = baloot and S[B_CLOSED] != 0
+    left = C[C_N_TRICKS] - S[S_N_DONE]
+    tricks = 0
+    points = 0
+    for suit in range(4):
+        if closed and suit == trow:
+            continue
+        run = 0
+        for i in range(Q_COLS):
+            card = Q[suit, i]
+            if card < 0:
+                break
+            bit = ONE << card
+            if (bit & hand) != 0:
+                run += 1
+            elif (bit & others) != 0:
+                break
+        if run == 0:
+            continue
+        if suit != trow and opp_trumps != 0:
+            suit_mask = P[P_SUIT_MASK + suit]
+            for s in range(n):
+                if (opp_trumps >> s) & 1:
+                    run = min(run, popcount(S[S_HAND + s] & suit_mask))
+        run = min(run, left - tricks)
+        if baloot:
+            taken = 0
+            for i in range(Q_COLS):
+                card = Q[suit, i]
+                if taken == run or card < 0:
+                    break
+                if ((ONE << card) & hand) != 0:
+                    points += STR[T_POINTS + trow, card]
+                    taken += 1
+        tricks += run
+        if tricks == left:
+            break
+    if not baloot:
+        return tricks
+    if tricks == left and tricks > 0:
+        points += 10  # 3.6.1: the run takes the last trick
+    return points
+
+
+@make_jit
+def _search(
+    P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray, alpha: int, beta: int
+) -> int:
+    """Fail-soft alpha-beta value of the state in ``W[R_S]`` in the window ``(alpha, beta)``
+    (module doc). Four array arguments: a recursive call passes every array's descriptor."""
+    S = W[R_S]
+    C = W[R_C]
+    Q = W[R_Q : R_Q + 4]
+    C[C_NODES] += 1
+    k = S[S_N_IN_TRICK]
+    done = S[S_N_DONE]
+    if k == 0 and done == C[C_N_TRICKS]:
+        return 0
+    if k == 0:
+        end = _forced_end(S, P, C)
+        if end != 0:
+            return end
+        if done == C[C_N_TRICKS] - 1:
+            return _last_trick(S, P, STR, C, W, done * C[C_N])
+    lo, hi = bounds(S, P, C)
+    if k == 0:
+        sure = quick(S, P, STR, C, Q)
+        if sure > 0:
+            if (S[S_LEADER] & 1) == C[C_TEAM]:
+                lo = max(lo, sure)
+            else:
+                hi = min(hi, _rest(S, C) - sure)
+    if lo >= beta:
+        return lo
+    if hi <= alpha:
+        return hi
+    first = -1
+    h1 = np.uint64(0)
+    h2 = np.uint64(0)
+    if k == 0:
+        h1, h2 = _keys(S, P, C)
+        e = _tt_probe(tt, C, h1, h2)
+        if e >= 0:
+            tlo = (e & 1023) - _OFF
+            thi = ((e >> 10) & 1023) - _OFF
+            first = ((e >> 20) & 4095) - 1
+            if tlo >= beta:
+                return tlo
+            if thi <= alpha:
+                return thi
+            if tlo == thi:
+                return tlo
+            lo = max(lo, tlo)
+            hi = min(hi, thi)
+            alpha = max(alpha, tlo)
+            beta = min(beta, thi)
+    seat = S[S_TO_ACT]
+    maximise = (seat & 1) == C[C_TEAM]
+    d = done * C[C_N] + k
+    m = moves(S, P, STR, C, Q, legal(S, P, STR, C), first, W, d)
+    a = alpha
+    b = beta
+    g = -1000 if maximise else 1000
+    best = -1
+    for i in range(m):
+        j = i
+        for t in range(i + 1, m):
+            if W[d, t] > W[d, j]:
+                j = t
+        mv = W[d, j]
+        W[d, j] = W[d, i]
+        W[d, i] = mv
+        card = mv & 255
+        save(S, W, d)
+        gain = play(S, P, STR, C, card)
+        v = _through(C, gain, _search(P, STR, W, tt, a - gain, b - gain))
+        unplay(S, W, d, seat, card)
+        if maximise:
+            if v > g:
+                g = v
+                best = card
+                if g > a:
+                    a = g
+        else:
+            if v < g:
+                g = v
+                best = card
+                if g < b:
+                    b = g
+        if a >= b:
+            W[d, W_KILLER] = card + 1
+            break
+    if k == 0:
+        if g <= alpha:
+            _tt_store(tt, C, h1, h2, lo, g, best)
+        elif g >= beta:
+            _tt_store(tt, C, h1, h2, g, hi, best)
+        else:
+            _tt_store(tt, C, h1, h2, g, g, best)
+    return g
+
+
+@jit
+def search(
+    S: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    W: np.ndarray,
+    tt: np.ndarray,
+    alpha: int,
+    beta: int,
+) -> int:
+    """Fail-soft alpha-beta value of ``S`` in the window ``(alpha, beta)`` (``S`` is copied in)."""
+    R = W[R_S]
+    for i in range(S.shape[0]):
+        R[i] = S[i]
+    return _search(P, STR, W, tt, alpha, beta)
+
+
+@jit
+def value(S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray) -> int:
+    """Exact future value of ``S``, by null-window probes bisecting its bounds."""
+    lo, hi = bounds(S, P, W[R_C])
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        g = search(S, P, STR, W, tt, mid - 1, mid)
+        if g >= mid:
+            lo = g
+        else:
+            hi = g
+    return lo
+
+
+@jit
+def card_values(
+    S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray, out: np.ndarray
+) -> np.int64:
+    """``out[card]``: the future value of ``S`` after each legal card; returns the legal mask.
+    ``S`` is left as it was."""
+    C = W[R_C]
+    mask = legal(S, P, STR, C)
+    seat = S[S_TO_ACT]
+    d = S[S_N_DONE] * C[C_N] + S[S_N_IN_TRICK]
+    m = mask
+    while m != 0:
+        card = lowest_bit(m)
+        m &= m - 1
+        save(S, W, d)
+        gain = play(S, P, STR, C, card)
+        out[card] = _through(C, gain, value(S, P, STR, W, tt))
+        unplay(S, W, d, seat, card)
+    return mask

@@ -1,0 +1,203 @@
+"""The double-dummy solver (kout_sim.solver) against the brute-force reference twin, and its own
+consistency: values agree with their children, with null-window probes, and across suit names."""
+
+from __future__ import annotations
+
+import json
+import random
+import zlib
+from typing import Any
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from kout_sim import InvalidRecord
+from kout_sim import cards as C
+from kout_sim.cli import main
+from kout_sim.engine import layout as L
+from kout_sim.reference.solver import solve_record
+from kout_sim.rules import get_rules
+from kout_sim.solver import LOSS, position_of, solve, solver_for
+
+from ._positions import random_record
+
+PRESETS = ("kout_bo_4", "kout_bo_6", "kout_bh_4", "kout_bh_6", "baloot")
+# Non-default options: the rules of RULES.md that change legal cards or values.
+OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "kout_bo_4": [{}, {"joker_lead_scope": "anyone"}],
+    "kout_bo_6": [{}, {"joker_lead_scope": "anyone"}],
+    "kout_bh_4": [{}],
+    "kout_bh_6": [{}],
+    "baloot": [
+        {},
+        {"mercy": "none", "undertrump_required": True},
+        {"overtrump_on_trump_lead": "always"},
+        {"overtrump_on_trump_lead": "never"},
+    ],
+}
+CASES = [(p, o) for p in PRESETS for o in OPTIONS[p]]
+
+
+def _value(result: dict[str, Any]) -> int:
+    return int(result["points"] if "points" in result else result["tricks"])
+
+
+def _tricks_left(preset: str) -> int:
+    """Endgames the brute-force twin solves in well under a second: 4 tricks with 4 seats."""
+    return 3 if preset.endswith("_6") else 4
+
+
+@pytest.mark.parametrize(("preset", "options"), CASES, ids=lambda x: str(x))
+def test_kernel_equals_brute_force_reference_on_random_endgames(
+    preset: str, options: dict[str, Any]
+) -> None:
+    """RULES.md §1-§3 as the solver plays them: value and every per-card value equal the
+    reference twin's full minimax, positions mid-trick included."""
+    rng = random.Random(zlib.crc32(repr((preset, sorted(options.items()))).encode()))
+    left = _tricks_left(preset)
+    for _ in range(6):
+        record = random_record(preset, options, rng, rng.randint(1, left))
+        fast = solve(record)
+        slow = solve_record(record)
+        assert fast == {**slow, "forced_joker_loser": fast["forced_joker_loser"]}, record
+        assert _value(fast) == _value(slow)
+
+
+def test_2_8_forced_joker_lines_agree_with_reference() -> None:
+    """RULES.md 2.8 / 2.9: positions where the joker is still held late, both engines."""
+    rng = random.Random(28)
+    seen_sentinel = 0
+    for _ in range(150):
+        record = random_record("kout_bh_4", {}, rng, rng.choice((2, 3)))
+        holder = [i for i, h in enumerate(record["hands"]) if "JK" in h]
+        if "JK" in record["plays"] or not holder:
+            continue
+        fast = solve(record)
+        assert fast == {**solve_record(record), "forced_joker_loser": fast["forced_joker_loser"]}
+        if fast["tricks"] in (LOSS, 9):
+            assert fast["forced_joker_loser"] is not None
+        seen_sentinel += 1
+    assert seen_sentinel >= 20  # positions with the joker still held were compared
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_value_is_the_best_child_for_the_side_to_act(preset: str) -> None:
+    """Full-hand positions: the value is the maximum over the legal cards when the bidding team
+    acts and the minimum when the defence does (after the trick is scored)."""
+    rng = random.Random(len(preset))
+    played = {"kout_bo_4": 3, "kout_bh_4": 2, "kout_bo_6": 6, "kout_bh_6": 5, "baloot": 4}
+    n_tricks = 8 if preset == "baloot" or "_bh_" in preset else 9
+    for _ in range(2):
+        record = random_record(preset, {}, rng, n_tricks - played[preset])
+        result = solve(record)
+        _rules, S = position_of(record)
+        bidding = (int(S[L.S_BIDDER]) & 1) == (result["to_act"] & 1)
+        values = list(result["cards"].values())
+        assert _value(result) == (max(values) if bidding else min(values))
+
+
+def _relabelled(record: dict[str, Any], perm: str) -> dict[str, Any]:
+    """The record with suit ``SHDC[i]`` renamed ``perm[i]`` (cards, trump and calls)."""
+    table = dict(zip("SHDC", perm, strict=True))
+
+    def card(text: str) -> str:
+        return text if text in ("RJ", "BJ", "JK") else text[:-1] + table[text[-1]]
+
+    out = dict(record)
+    for key in ("hands", "completion"):
+        if key in out:
+            out[key] = [[card(c) for c in hand] for hand in out[key]]
+    if "face_up" in out:
+        out["face_up"] = card(out["face_up"])
+    if out.get("trump"):
+        out["trump"] = table[out["trump"]]
+    out["calls"] = [
+        f"hokum:{table[c[-1]]}" if isinstance(c, str) and c.startswith("hokum:") else c
+        for c in out["calls"]
+    ]
+    out["plays"] = [card(c) for c in out["plays"]]
+    return out
+
+
+def _deck_preserving(preset: str) -> list[str]:
+    """Suit permutations that map the preset's deck onto itself (Kout decks miss some cards)."""
+    import itertools
+
+    deck = get_rules(preset).deck_mask
+    perms = []
+    for perm in itertools.permutations("SHDC"):
+        mapped = 0
+        for card in C.cards_of(deck):
+            text = C.format_card(card)
+            if card < 52:
+                text = text[:-1] + perm["SHDC".index(text[-1])]
+            mapped |= 1 << C.parse_card(text)
+        if mapped == deck and perm != tuple("SHDC"):
+            perms.append("".join(perm))
+    return perms
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_relabelling_the_suits_keeps_the_value(preset: str) -> None:
+    """The value is a function of the cards' roles, not of the suits' names."""
+    rng = random.Random(7 + len(preset))
+    perms = _deck_preserving(preset)
+    assert perms
+    n_tricks = 8 if preset == "baloot" or "_bh_" in preset else 9
+    record = random_record(preset, {}, rng, n_tricks - 3)
+    base = solve(record)
+    for perm in perms[:3]:
+        other = solve(_relabelled(record, perm))
+        assert _value(other) == _value(base), perm
+        assert sorted(other["cards"].values()) == sorted(base["cards"].values())
+
+
+@pytest.mark.parametrize("preset", ("kout_bo_4", "kout_bh_4", "baloot"))
+def test_null_window_probe_agrees_with_the_value(preset: str) -> None:
+    """``at_least(k)`` is true exactly up to the value."""
+    rng = random.Random(3)
+    record = random_record(preset, {}, rng, 4)
+    rules, S = position_of(record)
+    solver = solver_for(rules)
+    value = solver.value(S)
+    before = S.copy()
+    assert solver.at_least(S, value)
+    assert not solver.at_least(S, value + 1)
+    assert np.array_equal(S[: L.S_TRICK], before[: L.S_TRICK])
+
+
+def test_solve_needs_a_complete_auction() -> None:
+    rng = random.Random(5)
+    record = random_record("kout_bo_4", {}, rng, 9)
+    record = {**record, "calls": record["calls"][:2], "plays": []}
+    record.pop("trump", None)
+    with pytest.raises(InvalidRecord, match="auction is not complete"):
+        solve(record)
+
+
+def test_cli_solve_prints_json_and_text(tmp_path: Any) -> None:
+    rng = random.Random(11)
+    record = random_record("kout_bh_4", {}, rng, 3)
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(record))
+    runner = CliRunner()
+    out = runner.invoke(main, ["solve", "--record", str(path), "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output) == solve(record)
+    text = runner.invoke(main, ["solve", "--record", str(path)])
+    assert "bidding team's tricks" in text.output
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**record, "calls": []}))
+    err = runner.invoke(main, ["solve", "--record", str(bad)])
+    assert err.exit_code == 2 and err.output.startswith("error: ")
+
+
+def test_cli_bench_solver_json() -> None:
+    out = CliRunner().invoke(
+        main, ["bench", "--solver", "--preset", "kout_bh_4", "--deals", "3", "--json"]
+    )
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.output)
+    assert result["deals"] == 3
+    assert 0 < result["ms_per_solve_median"] <= result["ms_per_solve_max"]
