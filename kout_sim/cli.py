@@ -56,6 +56,11 @@ def main() -> None:
 @click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
 @click.option("--actions", is_flag=True, help="Also write one row per decision (actions table).")
 @click.option(
+    "--solve",
+    is_flag=True,
+    help="Also solve every hand double dummy (dd_* columns, docs/solver.md): milliseconds a hand.",
+)
+@click.option(
     "--scheduler",
     default=None,
     metavar="ADDRESS",
@@ -73,6 +78,7 @@ def simulate(
     out: str | None,
     workers: int | None,
     actions: bool,
+    solve: bool,
     scheduler: str | None,
     resume: bool,
     overwrite: bool,
@@ -92,6 +98,7 @@ def simulate(
             out=out,
             workers=workers,
             actions=actions,
+            solve=solve,
             scheduler=scheduler,
             overwrite=overwrite,
             resume=resume,

@@ -104,7 +104,41 @@ HAND_COLUMNS: tuple[Column, ...] = (
         pa.list_(pa.string()),
         "Baloot: the buyer's projects (sira, fifty, hundred, four_hundred)",
     ),
+    Column(
+        "dd_tricks",
+        pa.int8(),
+        "double dummy (all hands known, perfect play, `--solve`): the bidding team's tricks at "
+        "the end of the hand in the contract played, every trick counted; -1 / 9: the line ends in "
+        "a forced joker lead by the bidding team / a defender (RULES.md 2.8); null: not solved",
+    ),
+    Column(
+        "dd_points",
+        pa.int16(),
+        "Baloot, double dummy (`--solve`): the buyer team's card points at the end of the hand, "
+        "last trick included (null: not solved, or a void hand)",
+    ),
+    Column(
+        "dd_made",
+        pa.bool_(),
+        "double dummy (`--solve`): the contract played was makeable (Baloot: the buyer's points "
+        "pass RULES.md 3.6.3 with the projects and Baloot as dealt, 3.3.3 in a doubled hand)",
+    ),
+    Column(
+        "dd_par_contract",
+        pa.int8(),
+        "Kout, double dummy (`--solve`): the highest contract the bidder's seat could make over "
+        "the trumps it may name (0: not even the lowest bid; null: not solved)",
+    ),
+    Column(
+        "dd_par_trump",
+        pa.string(),
+        "Kout, double dummy (`--solve`): the trump of dd_par_contract (the first of S H D C on a "
+        "tie; null: none, or not solved)",
+    ),
 )
+
+DD_COLUMNS = ("dd_tricks", "dd_points", "dd_made", "dd_par_contract", "dd_par_trump")
+"""The double-dummy columns: null unless the run was made with ``--solve``."""
 
 BALOOT_ONLY = (
     "mode",
@@ -197,8 +231,14 @@ def _table(
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-def hands_table(rows: np.ndarray, metadata: dict[str, Any], rules: Rules) -> pa.Table:
-    """Hand rows (int64[h, R_SIZE]) of a run of ``rules`` as an arrow table with run metadata."""
+def hands_table(
+    rows: np.ndarray,
+    metadata: dict[str, Any],
+    rules: Rules,
+    dd: dict[str, np.ndarray] | None = None,
+) -> pa.Table:
+    """Hand rows (int64[h, R_SIZE]) of a run of ``rules`` as an arrow table with run metadata;
+    ``dd``: the double-dummy columns (:func:`kout_sim.solver.dd_columns`), -1 as null."""
     made = rows[:, L.R_MADE]
     data: dict[str, Any] = {
         "match": rows[:, L.R_MATCH],
@@ -265,6 +305,15 @@ def hands_table(rows: np.ndarray, metadata: dict[str, Any], rules: Rules) -> pa.
         ("bidder_card_points", L.R_B_CARD_PTS),
     ):
         data[name] = _optional(rows[:, col])
+    dd = dd or {}
+    for name in DD_COLUMNS:
+        data[name] = _optional(dd[name]) if name in dd else None
+    if "dd_made" in dd:
+        made_dd = dd["dd_made"]
+        data["dd_made"] = F.numpy_array(made_dd == 1, pa.bool_(), made_dd < 0)
+    if "dd_par_trump" in dd:
+        trump = dd["dd_par_trump"]
+        data["dd_par_trump"] = _labels(trump % 4, list(C.SUITS), trump < 0)
     return _table(HAND_COLUMNS, data, metadata, len(rows))
 
 

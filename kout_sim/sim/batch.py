@@ -68,11 +68,21 @@ COMPILE_SECONDS = {
 """Roughly how long the first run of a family compiles, without and with a searching seat (one core
 of the project's machine, an empty cache; ``benchmarks/bench_compile.py``)."""
 
-_READY: set[tuple[str, str, bool]] = set()
+_READY: set[tuple[str, str, bool, bool]] = set()
 """(policy family, unit, searching) of the drivers already prepared in this process."""
 
 
-def prepare(rules: Rules, players: Players, unit: str = "matches", notice: bool = True) -> None:
+SOLVER_COMPILE_SECONDS = 15
+"""Roughly how long the double-dummy solver compiles the first time (one core)."""
+
+
+def prepare(
+    rules: Rules,
+    players: Players,
+    unit: str = "matches",
+    notice: bool = True,
+    solve: bool = False,
+) -> None:
     """Compile (or load from the cache) the kernels a run of ``players`` needs, before it starts.
 
     A first run compiles for a while: when the kernels are not ready within half a second, one line
@@ -82,7 +92,8 @@ def prepare(rules: Rules, players: Players, unit: str = "matches", notice: bool 
     lineup = lineup_of(rules, players)
     searching = bool((lineup.kinds == KIND_ISMCTS).any())
     family = rules.preset.family
-    key = (policy_family(family), unit, searching)  # the drivers are per family, not per preset
+    # the drivers are per family, not per preset; the solver is one for every preset
+    key = (policy_family(family), unit, searching, solve)
     if key in _READY:
         return
     P, STR = rules.tables
@@ -99,6 +110,12 @@ def prepare(rules: Rules, players: Players, unit: str = "matches", notice: bool 
             else:
                 match_rows = np.zeros((1, L.X_SIZE), dtype=np.int64)
                 _play_matches(P, STR, kinds, params, 0, 0, match_rows, new_rows(400), NO_TRACE)
+            if solve:
+                from ..solver import dd_columns
+
+                rows = new_rows(2)
+                _play_hands(P, STR, kinds, params, 0, 0, rows, NO_TRACE)
+                dd_columns(rows[:1], rules)
         except BaseException as exc:  # pragma: no cover - re-raised below
             error.append(exc)
 
@@ -107,9 +124,11 @@ def prepare(rules: Rules, players: Players, unit: str = "matches", notice: bool 
     thread.join(0.5)
     if thread.is_alive() and notice:
         kind = "searching " if searching else ""
+        what = " and the double-dummy solver" if solve else ""
+        seconds = COMPILE_SECONDS[key[0], searching] + (SOLVER_COMPILE_SECONDS if solve else 0)
         print(
-            f"kout-sim: compiling the {key[0]} engine for {kind}{unit} "
-            f"(once: about {COMPILE_SECONDS[key[0], searching]} s; later runs load it from {numba.config.CACHE_DIR})",  # type: ignore[attr-defined]
+            f"kout-sim: compiling the {key[0]} engine for {kind}{unit}{what} "
+            f"(once: about {seconds} s; later runs load it from {numba.config.CACHE_DIR})",  # type: ignore[attr-defined]
             file=sys.stderr,
             flush=True,
         )

@@ -55,12 +55,27 @@ SHARD_HANDS_ACTIONS = 100_000  # with the actions table: ~100 decisions a hand
 # a searching seat makes a hand thousands of times slower: small shards keep every core busy
 SHARD_SEARCH_MATCHES = 16
 SHARD_SEARCH_HANDS = 4_000
+# a double-dummy solve takes milliseconds a hand: small shards show progress and resume cheaply
+SHARD_SOLVE_HANDS = 2_000
+SHARD_SOLVE_MATCHES = 100
 STATS_COLUMNS = ("match", "hand", "dealer", "bidder", "contract", "mode", "seat", "ply")
 BITMASK_COLUMNS = frozenset(
     [f"hand_seat{s}" for s in range(6)] + ["joker_leads", "joker_forced_leads"]
 )
 PLAIN_STRING_COLUMNS = frozenset(["trick_winners", "trump"])
-SETTINGS = ("preset", "options", "players", "seed", "unit", "count", "shard_size", "actions")
+SETTINGS = (
+    "preset",
+    "options",
+    "players",
+    "seed",
+    "unit",
+    "count",
+    "shard_size",
+    "actions",
+    "solve",
+)
+SETTING_DEFAULTS = {"solve": False}
+"""Settings added after runs were first written: an older run.json has the default."""
 
 
 def git_revision() -> str | None:
@@ -96,6 +111,7 @@ class RunSpec:
     count: int
     shard_size: int
     actions: bool
+    solve: bool = False
 
     @property
     def rules(self) -> Rules:
@@ -197,7 +213,7 @@ def _prepare(store: Store, settings: dict[str, Any], overwrite: bool, resume: bo
             except (OSError, ValueError):
                 raise ValueError(f"cannot resume {store.url}: no readable run.json") from None
             for key in SETTINGS:
-                if previous.get(key) != settings[key]:
+                if previous.get(key, SETTING_DEFAULTS.get(key)) != settings[key]:
                     raise ValueError(
                         f"cannot resume {store.url}: it was run with {key}={previous.get(key)!r}, "
                         f"not {settings[key]!r}"
@@ -263,7 +279,7 @@ def play_shard(
         rows = play_hands(
             rules, size, spec.seed, spec.players, first=start, workers=workers, out=out, trace=trace
         )
-        tables = {"hands": hands_table(rows, metadata, rules)}
+        tables = {"hands": hands_table(rows, metadata, rules, _dd(spec, rows))}
     else:
         match_rows, rows, trace = play_matches(
             rules,
@@ -275,12 +291,21 @@ def play_shard(
             traced=spec.actions,
         )
         tables = {
-            "hands": hands_table(rows, metadata, rules),
+            "hands": hands_table(rows, metadata, rules, _dd(spec, rows)),
             "matches": matches_table(match_rows, metadata, rules),
         }
     if spec.actions and trace is not None:
         tables["actions"] = actions_table(rows, trace, metadata, family)
     return tables
+
+
+def _dd(spec: RunSpec, rows: np.ndarray) -> dict[str, np.ndarray] | None:
+    """The double-dummy columns of a shard's hands (``solve`` runs only)."""
+    if not spec.solve:
+        return None
+    from ..solver import dd_columns
+
+    return dd_columns(rows, spec.rules)
 
 
 def write_shard(store: Store, spec: RunSpec, k: int, tables: dict[str, pa.Table]) -> None:
@@ -315,6 +340,7 @@ def simulate(
     out: str | os.PathLike[str] | None = None,
     workers: int | None = None,
     actions: bool = False,
+    solve: bool = False,
     scheduler: str | None = None,
     overwrite: bool = False,
     resume: bool = False,
@@ -323,7 +349,8 @@ def simulate(
 
     ``players``: one spec for every seat, two (team 0, team 1) or one per seat, e.g.
     ``"heuristic"`` or ``["heuristic", "random:pass=0.8"]``. ``actions=True`` also writes one row
-    per decision. ``scheduler``: a Dask scheduler address, or ``"local:N"``. Returns the run
+    per decision. ``solve=True`` adds the double-dummy columns of every hand (``dd_*``, see
+    docs/data.md and docs/solver.md; milliseconds a hand). ``scheduler``: a Dask scheduler address, or ``"local:N"``. Returns the run
     folder (a ``Path``, or the URL given as a string). Raises ``ValueError`` (one line) for bad input: unknown
     preset, option, player or parameter, non-positive counts, an existing folder without
     ``overwrite``/``resume``, a ``resume`` with other settings, an unwritable path.
@@ -345,8 +372,12 @@ def simulate(
         shard_size = SHARD_HANDS_ACTIONS if actions else SHARD_HANDS
         if searching:
             shard_size = SHARD_SEARCH_HANDS
+        elif solve:
+            shard_size = SHARD_SOLVE_HANDS
     else:
         shard_size = SHARD_SEARCH_MATCHES if searching else SHARD_MATCHES
+        if solve and not searching:
+            shard_size = SHARD_SOLVE_MATCHES
     spec = RunSpec(
         rules.name,
         dict(rules.options),
@@ -356,6 +387,7 @@ def simulate(
         count,
         shard_size,
         bool(actions),
+        bool(solve),
     )
     settings: dict[str, Any] = {
         **asdict(spec),
@@ -366,7 +398,9 @@ def simulate(
     store = Store(out)
     _prepare(store, settings, overwrite, resume)
     if scheduler is None:
-        prepare(rules, lineup, unit)  # compile first: "seconds" and the bar measure the play
+        prepare(
+            rules, lineup, unit, solve=bool(solve)
+        )  # compile first: "seconds" and the bar measure the play
     started = time.perf_counter()
     pending = [s for s in spec.shards() if not store.exists(*store.part(spec.marker, s[0]))]
     bar = _progress(sum(size for _, _, size in pending), unit)

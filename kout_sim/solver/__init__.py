@@ -68,24 +68,11 @@ class Solver:
             raise ValueError(
                 f"the hand is not in the play phase ({L.PHASE_NAMES[int(S[L.S_PHASE])]})"
             )
-        C = self.C
-        C[K.C_GEN] += 1
-        C[K.C_TEAM] = int(S[L.S_BIDDER]) & 1
-        trow = int(S[L.S_TRUMP])
-        if self.baloot:
-            C[K.C_TOTAL] = int(self.STR[L.T_POINTS + trow, :64].sum()) + 10
-        K.order_table(self.P, self.STR, trow, self.Q)
+        K.begin(S, self.P, self.STR, self.W)
 
     def _total(self, S: np.ndarray, future: int) -> int:
         """A future value as the value of the whole hand (what was taken before included)."""
-        team = int(S[L.S_BIDDER]) & 1
-        if self.baloot:
-            return int(S[L.B_CARD_PTS + team]) + future
-        if future <= -K.SENT:
-            return LOSS
-        if future >= K.SENT:
-            return self.n_tricks + 1
-        return int(S[L.S_TRICKS + team]) + future
+        return int(K.total_of(S, self.C, future))
 
     def value(self, S: np.ndarray) -> int:
         """The bidding team's tricks (Baloot: card points) at the end of the hand under perfect
@@ -109,22 +96,20 @@ class Solver:
         out = self._out
         mask = int(K.card_values(S, self.P, self.STR, self.W, self.tt, out))
         values: dict[int, int] = {}
-        team = int(S[L.S_BIDDER]) & 1
-        key = (L.B_CARD_PTS if self.baloot else L.S_TRICKS) + team
-        base = int(S[key])
         while mask:
             card = (mask & -mask).bit_length() - 1
             mask &= mask - 1
-            future = int(out[card])
-            if self.baloot:
-                values[card] = base + future
-            elif future <= -K.SENT:
-                values[card] = LOSS
-            elif future >= K.SENT:
-                values[card] = self.n_tricks + 1
-            else:
-                values[card] = base + future
+            values[card] = self._total(S, int(out[card]))
         return values
+
+    def solve_rows(self, X: np.ndarray, par: bool = True) -> np.ndarray:
+        """Solve each hand of ``X`` (``int64[h, X_SIZE]``, see :mod:`._kernels`) from its first
+        lead: ``int64[h, O_SIZE]`` (the value, and with ``par`` the Kout par contract and trump)."""
+        out = np.zeros((len(X), K.O_SIZE), dtype=np.int64)
+        K.solve_rows(
+            np.ascontiguousarray(X, dtype=np.int64), self.P, self.STR, self.W, self.tt, out, par
+        )
+        return out
 
 
 _SOLVERS: dict[tuple[str, tuple[tuple[str, Any], ...]], Solver] = {}
@@ -218,3 +203,83 @@ def solve(record: Mapping[str, Any]) -> dict[str, Any]:
         "cards": {Cd.format_card(c): v for c, v in sorted(cards.items())},
         "forced_joker_loser": loser,
     }
+
+
+_CLOSED_CALLS = (L.BC_DOUBLE_CLOSED + 1, L.BC_FOUR_CLOSED + 1)
+_RAISES = range(L.BC_DOUBLE + 1, L.BC_GAHWA + 2)
+
+
+def first_leads_of(rows: np.ndarray, rules: Rules) -> np.ndarray:
+    """The hands of simulation result rows (``int64[h, R_SIZE]``, :mod:`kout_sim.engine.layout`)
+    as solver input ``X``: dealer, bidder, contract, trump, Baloot mode and closed flag, hands."""
+    h = len(rows)
+    X = np.zeros((h, K.X_SIZE), dtype=np.int64)
+    X[:, K.X_DEALER] = rows[:, L.R_DEALER]
+    X[:, K.X_BIDDER] = rows[:, L.R_BIDDER]
+    X[:, K.X_CONTRACT] = rows[:, L.R_CONTRACT]
+    X[:, K.X_TRUMP] = rows[:, L.R_TRUMP]
+    X[:, K.X_HAND : K.X_HAND + 6] = rows[:, L.R_HAND : L.R_HAND + 6]
+    if rules.preset.family == "baloot":
+        X[:, K.X_MODE] = rows[:, L.R_MODE]
+        X[rows[:, L.R_MODE] == 0, K.X_BIDDER] = -1  # a void hand: nothing to solve
+        # RULES.md 3.3.1: closed while the last raise is a closed Double or a closed Four
+        calls = np.ascontiguousarray(rows[:, L.R_CALLS : L.R_CALLS + 4]).view(np.uint8)
+        last = np.zeros(h, dtype=np.int64)
+        for j in range(calls.shape[1]):
+            c = calls[:, j].astype(np.int64)
+            raise_ = np.isin(c, list(_RAISES))
+            last = np.where(raise_, c, last)
+        X[:, K.X_CLOSED] = np.isin(last, _CLOSED_CALLS)
+    return X
+
+
+def _baloot_made(rows: np.ndarray, points: np.ndarray, rules: Rules) -> np.ndarray:
+    """Would the buyer make the contract with ``points`` card points (RULES.md 3.6.3, 3.3.3), the
+    projects and the Baloot as dealt? Raw project points are the game points times 10 (Hokum) or 5
+    (Sun), RULES.md 3.5."""
+    sun = rows[:, L.R_MODE] == L.MODE_SUN
+    total = np.where(sun, 130, 162)
+    buyer = rows[:, L.R_BIDDER] & 1
+    raw = rows[:, L.R_PROJ_GP : L.R_PROJ_GP + 2] * np.where(sun, 5, 10)[:, None]
+    bal_seat = rows[:, L.R_BALOOT_SEAT]
+    bal = np.zeros((len(rows), 2), dtype=np.int64)
+    for team in (0, 1):
+        bal[:, team] = np.where((bal_seat >= 0) & ((bal_seat & 1) == team), 20, 0)
+    big = raw + bal
+    idx = np.arange(len(rows))
+    a_buyer = points + big[idx, buyer]
+    a_other = total - points + big[idx, 1 - buyer]
+    tie = rules.options.get("tie", "split")
+    tie_fails = np.full(len(rows), tie == "buyer_loses") | (
+        (tie == "buyer_loses_hokum_only") & ~sun
+    )
+    made = (a_other < a_buyer) | ((a_other == a_buyer) & ~tie_fails)
+    double = rows[:, L.R_DOUBLE]
+    gahwa = rows[:, L.R_GAHWA] != 0
+    raised = (double > 1) | gahwa
+    buyer_raised = gahwa | (double == 3)  # 3.3.3: the last raiser is judged like a buyer
+    made_raised = np.where(buyer_raised, a_buyer > a_other, a_buyer >= a_other)
+    return np.where(raised, made_raised, made)
+
+
+def dd_columns(rows: np.ndarray, rules: Rules, *, par: bool = True) -> dict[str, np.ndarray]:
+    """The double-dummy columns of the hands table for simulation result rows (docs/data.md):
+    ``dd_tricks`` (Kout) or ``dd_points`` (Baloot), ``dd_made``, and for Kout ``dd_par_contract``
+    and ``dd_par_trump``. -1 is null (no contract: a void Baloot hand)."""
+    solver = Solver(rules)
+    out = solver.solve_rows(first_leads_of(rows, rules), par=par)
+    value = out[:, K.O_VALUE]
+    void = value == K.NO_CONTRACT
+    cols: dict[str, np.ndarray] = {}
+    if solver.baloot:
+        cols["dd_points"] = np.where(void, -1, value)
+        made = _baloot_made(rows, value, rules)
+    else:
+        cols["dd_tricks"] = value
+        # a defender forced to lead his lone joker loses the match for his team (RULES.md 2.8)
+        made = (value >= rows[:, L.R_CONTRACT]) & (value != LOSS)
+        if par:
+            cols["dd_par_contract"] = out[:, K.O_PAR]
+            cols["dd_par_trump"] = out[:, K.O_PAR_TRUMP]
+    cols["dd_made"] = np.where(void, -1, made.astype(np.int64))
+    return cols

@@ -26,21 +26,35 @@ import numpy as np
 
 from ..engine import baloot as B
 from ..engine import kout as K
-from ..engine._jit import _NO_NRT, jit, lowest_bit, popcount
+from ..engine._jit import _NO_NRT, highest_bit, jit, lowest_bit, popcount
 from ..engine.layout import (
     B_CARD_PTS,
     B_CLOSED,
+    B_MODE,
     JOKER_LADDER,
+    MODE_HOKUM,
+    P_BID_MAX,
+    P_BID_MIN,
+    P_DECK,
+    P_FIRST_LEAD,
     P_FREE_JOKER_HONOURS,
     P_JOKER_MASK,
     P_JOKER_MODEL,
     P_SUIT_MASK,
+    P_TRUMP_MUST_HOLD,
+    PH_PLAY,
+    S_BIDDER,
+    S_DEALER,
     S_HAND,
     S_HIGH_BID,
     S_LEADER,
     S_LED,
+    S_MADE,
+    S_MATCH_WINNER,
+    S_N_CALLS,
     S_N_DONE,
     S_N_IN_TRICK,
+    S_PHASE,
     S_PLAYED,
     S_RANKLESS,
     S_TO_ACT,
@@ -49,6 +63,7 @@ from ..engine.layout import (
     S_TRUMP,
     S_TRUMP_LEAD,
     T_LED,
+    T_NO_TRUMP,
     T_POINTS,
 )
 
@@ -67,18 +82,21 @@ C_TOTAL = 6  # Baloot: card points of a hand, the last trick's 10 included
 C_GEN = 7  # transposition-table generation of the current search
 C_NODES = 8  # nodes visited (statistics)
 C_TT_MASK = 9  # table size - 1 (a power of two)
-C_SIZE = 16
+C_REL = 16  # 6 entries: scratch, the relative-rank hands of a trick start
+C_SIZE = 24
 
 TT_COLS = 3  # key 1, key 2, packed entry (generation, best card, bounds)
 # ---- the workspace W (int64[W_ROWS, W_COLS]): everything a search writes, one array -----------------
 # Rows 0..55: one per card played from the start of the hand (depth d): columns 0..15 the moves of
 # the node, U_BASE.. the fields saved before its play, W_KILLER the last cut-off card (+1).
-# Row R_S: the searched state; row R_C: the context C; rows R_Q..R_Q+3: the order table Q.
+# Row R_S: the searched state; row R_C: the context C; rows R_Q..R_Q+3: the order table Q;
+# row R_IN: a batch's state at the first lead.
 R_S = 56
 R_C = 57
 R_Q = 58
+R_IN = 62  # a batch's input state
 Q_COLS = 13
-W_ROWS = 62
+W_ROWS = 63
 W_COLS = 128
 W_KILLER = 63
 _OFF = 512  # bounds are stored offset into 10 bits
@@ -95,38 +113,45 @@ def _mix(z: np.uint64) -> np.uint64:
 
 
 @jit
-def _relative(S: np.ndarray, P: np.ndarray, C: np.ndarray, seat: int) -> np.int64:
-    """``seat``'s cards with each suit's ranks renumbered among the cards still held (Kout).
+def _relative(S: np.ndarray, P: np.ndarray, C: np.ndarray, W: np.ndarray) -> None:
+    """Each seat's cards with each suit's ranks renumbered among the cards still held (Kout), into
+    ``W[R_C, C_REL + seat]``.
 
     In Kout the future of a trick start depends on the order of the cards left, not on which low
     cards fell before (RULES.md 1.1, 2.7); keying the table on relative ranks lets positions that
     differ only by those share one entry (a double-dummy solver's classic reduction).
     """
+    n = C[C_N]
     held = np.int64(0)
-    for s in range(C[C_N]):
+    for s in range(n):
         held |= S[S_HAND + s]
-    hand = S[S_HAND + seat]
-    out = hand & P[P_JOKER_MASK]
+        W[R_C, C_REL + s] = S[S_HAND + s] & P[P_JOKER_MASK]
     for suit in range(4):
         m = held & P[P_SUIT_MASK + suit]
         j = suit * 13
         while m != 0:
             card = lowest_bit(m)
             m &= m - 1
-            if (hand >> card) & 1:
-                out |= ONE << j
+            bit = ONE << card
+            for s in range(n):
+                if (S[S_HAND + s] & bit) != 0:
+                    W[R_C, C_REL + s] |= ONE << j
+                    break
             j += 1
-    return out
 
 
 @jit
-def _keys(S: np.ndarray, P: np.ndarray, C: np.ndarray) -> tuple[np.uint64, np.uint64]:
+def _keys(
+    S: np.ndarray, P: np.ndarray, C: np.ndarray, W: np.ndarray
+) -> tuple[np.uint64, np.uint64]:
     """Two independent 64-bit hashes of what decides a trick-start position's future."""
     h1 = np.uint64(S[S_LEADER]) + np.uint64(0x9E3779B97F4A7C15)
     h2 = np.uint64(S[S_LEADER]) * np.uint64(0xD1B54A32D192ED03) + np.uint64(1)
     relative = C[C_BALOOT] == 0  # Baloot card points depend on the cards themselves
+    if relative:
+        _relative(S, P, C, W)
     for seat in range(C[C_N]):
-        hand = _relative(S, P, C, seat) if relative else S[S_HAND + seat]
+        hand = C[C_REL + seat] if relative else S[S_HAND + seat]
         h1 = _mix(h1 ^ np.uint64(hand))
         h2 = _mix(h2 + np.uint64(hand) * np.uint64(0xA24BAED4963EE407))
     extra = 0
@@ -518,15 +543,24 @@ def quick(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.nd
         if closed and suit == trow:
             continue
         run = 0
-        for i in range(Q_COLS):
-            card = Q[suit, i]
-            if card < 0:
-                break
-            bit = ONE << card
-            if (bit & hand) != 0:
-                run += 1
-            elif (bit & others) != 0:
-                break
+        if baloot:
+            for i in range(Q_COLS):
+                card = Q[suit, i]
+                if card < 0:
+                    break
+                bit = ONE << card
+                if (bit & hand) != 0:
+                    run += 1
+                elif (bit & others) != 0:
+                    break
+        else:
+            # Kout ranks run with the card ids (RULES.md 1.1, 2.1): the winners are the cards
+            # above the highest card of the suit in another hand
+            mine = hand & P[P_SUIT_MASK + suit]
+            theirs = others & P[P_SUIT_MASK + suit]
+            if theirs != 0 and mine != 0:
+                mine &= ~((ONE << (highest_bit(theirs) + 1)) - 1)
+            run = popcount(mine)
         if run == 0:
             continue
         if suit != trow and opp_trumps != 0:
@@ -590,7 +624,7 @@ def _search(
     h1 = np.uint64(0)
     h2 = np.uint64(0)
     if k == 0:
-        h1, h2 = _keys(S, P, C)
+        h1, h2 = _keys(S, P, C, W)
         e = _tt_probe(tt, C, h1, h2)
         if e >= 0:
             tlo = (e & 1023) - _OFF
@@ -702,3 +736,138 @@ def card_values(
         out[card] = _through(C, gain, value(S, P, STR, W, tt))
         unplay(S, W, d, seat, card)
     return mask
+
+
+# ---- batches: the solve columns of a simulation ---------------------------------------------------
+# X (int64[h, X_SIZE]): one hand per row, as the result rows give it
+X_DEALER = 0
+X_BIDDER = 1  # -1: no contract (a void Baloot hand)
+X_CONTRACT = 2
+X_TRUMP = 3  # trump suit, -1 in Sun
+X_MODE = 4  # Baloot mode (1 Sun, 2 Hokum)
+X_CLOSED = 5  # Baloot: the hand is played closed (RULES.md 3.3.1)
+X_HAND = 6  # 6 entries: the hands at the first lead (Baloot: after completion)
+X_SIZE = 12
+# out (int64[h, O_SIZE])
+O_VALUE = 0  # the bidding team's tricks (Baloot: card points) at the end, double dummy
+O_PAR = 1  # Kout: the highest contract makeable by the bidder's seat over the trumps (0: none)
+O_PAR_TRUMP = 2  # its trump (-1: none)
+O_SIZE = 4
+NO_CONTRACT = -99
+
+
+@jit
+def begin(S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray) -> None:
+    """A new search generation for the deal and contract of ``S``."""
+    C = W[R_C]
+    C[C_GEN] += 1
+    C[C_TEAM] = S[S_BIDDER] & 1
+    trow = S[S_TRUMP]
+    if C[C_BALOOT] != 0:
+        total = 10  # 3.6.1: the last trick
+        m = P[P_DECK]
+        while m != 0:
+            card = lowest_bit(m)
+            m &= m - 1
+            total += STR[T_POINTS + trow, card]
+        C[C_TOTAL] = total
+    order_table(P, STR, trow, W[R_Q : R_Q + 4])
+
+
+@jit
+def total_of(S: np.ndarray, C: np.ndarray, future: int) -> int:
+    """A future value as the whole hand's (what was taken before included; Kout sentinels as
+    -1 and n_tricks + 1)."""
+    team = S[S_BIDDER] & 1
+    if C[C_BALOOT] != 0:
+        return S[B_CARD_PTS + team] + future
+    if future <= -SENT:
+        return -1
+    if future >= SENT:
+        return C[C_N_TRICKS] + 1
+    return S[S_TRICKS + team] + future
+
+
+@jit
+def first_lead(S: np.ndarray, P: np.ndarray, C: np.ndarray, x: np.ndarray) -> None:
+    """``S``: the state at the first lead of the hand ``x`` (a row of X)."""
+    for j in range(S.shape[0]):
+        S[j] = 0
+    n = C[C_N]
+    bidder = x[X_BIDDER]
+    S[S_PHASE] = PH_PLAY
+    S[S_DEALER] = x[X_DEALER]
+    S[S_BIDDER] = bidder
+    S[S_HIGH_BID] = x[X_CONTRACT]
+    S[S_N_CALLS] = n
+    S[S_LED] = -1
+    S[S_MADE] = -1
+    S[S_MATCH_WINNER] = -1
+    for seat in range(n):
+        S[S_HAND + seat] = x[X_HAND + seat]
+    if C[C_BALOOT] != 0:
+        S[B_MODE] = x[X_MODE]
+        S[S_TRUMP] = x[X_TRUMP] if x[X_MODE] == MODE_HOKUM else T_NO_TRUMP
+        S[B_CLOSED] = x[X_CLOSED]
+        leader = x[X_DEALER] + 1  # 3.2.6: P1 leads
+    else:
+        S[S_TRUMP] = x[X_TRUMP]
+        leader = bidder + P[P_FIRST_LEAD]  # 1.4: the bidder; 2.5: bidder + 1
+    leader %= n
+    S[S_LEADER] = leader
+    S[S_TO_ACT] = leader
+
+
+@jit
+def _kout_par(
+    S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray
+) -> tuple[int, int]:
+    """The highest contract the bidder's seat can make double dummy over the trumps it may name
+    (RULES.md 1.4 / 2.4), and that trump (the first of S H D C on a tie); (0, -1) if none."""
+    bidder = S[S_BIDDER]
+    best = 0
+    best_trump = -1
+    for t in range(4):
+        if P[P_TRUMP_MUST_HOLD] != 0 and (S[S_HAND + bidder] & P[P_SUIT_MASK + t]) == 0:
+            continue
+        for c in range(P[P_BID_MAX], max(P[P_BID_MIN], best + 1) - 1, -1):
+            S[S_TRUMP] = t
+            S[S_HIGH_BID] = c  # 1.6(a)(b), 2.9: the contract decides joker leads and the early stop
+            begin(S, P, STR, W)
+            if search(S, P, STR, W, tt, c - 1, c) >= c:
+                best = c
+                best_trump = t
+                break
+    return best, best_trump
+
+
+@jit
+def solve_rows(
+    X: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    W: np.ndarray,
+    tt: np.ndarray,
+    out: np.ndarray,
+    par: bool,
+) -> None:
+    """Solve every hand of ``X`` from its first lead into ``out`` (see ``O_*``)."""
+    C = W[R_C]
+    S = W[R_IN]
+    for i in range(X.shape[0]):
+        x = X[i]
+        if x[X_BIDDER] < 0:
+            out[i, O_VALUE] = NO_CONTRACT
+            out[i, O_PAR] = 0
+            out[i, O_PAR_TRUMP] = -1
+            continue
+        first_lead(S, P, C, x)
+        begin(S, P, STR, W)
+        out[i, O_VALUE] = total_of(S, C, value(S, P, STR, W, tt))
+        if par and C[C_BALOOT] == 0:
+            best, trump = _kout_par(S, P, STR, W, tt)
+            out[i, O_PAR] = best
+            out[i, O_PAR_TRUMP] = trump
+        else:
+            out[i, O_PAR] = 0
+            out[i, O_PAR_TRUMP] = -1

@@ -1,0 +1,109 @@
+"""``simulate(..., solve=True)``: the double-dummy columns of the hands table (docs/data.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+
+from kout_sim import cards as C
+from kout_sim import load, simulate
+from kout_sim.engine import layout as L
+from kout_sim.engine.play import hand_traced
+from kout_sim.rules import get_rules
+from kout_sim.sim import play_hands
+from kout_sim.sim.batch import lineup_of
+from kout_sim.solver import Solver, _baloot_made, dd_columns, solve
+
+
+def _record(row: dict[str, Any], preset: str) -> dict[str, Any]:
+    """The hand of a Kout hands-table row as a record stopped at the first lead."""
+    n = get_rules(preset).n_players
+    words = row["calls"].split(" ")
+    calls: list[Any] = [w if w == "pass" else int(w) for w in words if w not in C.SUITS]
+    return {
+        "rules": preset,
+        "dealer": row["dealer"],
+        "hands": [C.format_mask(row[f"hand_seat{s}"]) for s in range(n)],
+        "calls": calls,
+        "trump": words[-1],
+        "plays": [],
+    }
+
+
+@pytest.mark.parametrize("preset", ["kout_bh_4", "kout_bo_4"])
+def test_dd_columns_are_the_solve_of_each_hand(preset: str, tmp_path: Path) -> None:
+    """dd_tricks is kout_sim.solve of the hand at its first lead; dd_made compares it with the
+    contract; the par over the trumps is at least the contract when the contract is makeable."""
+    run = simulate(preset, hands=24, seed=3, solve=True, out=tmp_path / "r", workers=1)
+    hands = load(run)["hands"].collect()
+    assert hands["dd_tricks"].null_count() == 0
+    for row in hands.head(8).iter_rows(named=True):
+        assert solve(_record(row, preset))["tricks"] == row["dd_tricks"]
+    made = hands["dd_made"].to_numpy()
+    assert np.array_equal(made, (hands["dd_tricks"] >= hands["contract"]).to_numpy())
+    makeable = hands.filter(pl.col("dd_made"))
+    assert (makeable["dd_par_contract"] >= makeable["contract"]).all()
+    assert hands["dd_points"].null_count() == len(hands)
+
+
+def test_dd_columns_do_not_depend_on_the_worker_count(tmp_path: Path) -> None:
+    runs = [
+        simulate("kout_bh_4", hands=40, seed=9, solve=True, out=tmp_path / f"w{w}", workers=w)
+        for w in (1, 2)
+    ]
+    cols = ["dd_tricks", "dd_made", "dd_par_contract", "dd_par_trump"]
+    a, b = (load(r)["hands"].select(cols).collect() for r in runs)
+    assert a.equals(b)
+
+
+def test_runs_without_solve_have_null_dd_columns(tmp_path: Path) -> None:
+    run = simulate("kout_bh_4", hands=10, seed=1, out=tmp_path / "plain", workers=1)
+    hands = load(run)["hands"].collect()
+    assert hands["dd_tricks"].null_count() == len(hands)
+    assert hands["dd_made"].null_count() == len(hands)
+
+
+def test_baloot_dd_points_are_the_solve_at_the_first_lead() -> None:
+    """RULES.md 3.6.1: dd_points is the solver's value of the hand at its first lead (the
+    same stream index played again by the traced driver)."""
+    rules = get_rules("baloot")
+    rows = play_hands(rules, 12, 5, "heuristic", workers=1)
+    dd = dd_columns(rows, rules, par=False)
+    P, STR = rules.tables
+    lineup = lineup_of(rules, "heuristic")
+    kinds, params = lineup.kinds, lineup.params("baloot")
+    hands = np.zeros(6, dtype=np.int64)
+    trace = np.zeros(256, dtype=np.int64)
+    S = np.zeros(L.S_SIZE, dtype=np.int64)
+    solver = Solver(rules)
+    checked = 0
+    for i, row in enumerate(rows):
+        index = int(row[L.R_MATCH])
+        n = hand_traced(P, STR, kinds, params, 5, index, hands, trace, trace.copy(), S)
+        calls = int(np.sum(trace[:n] >= L.CALL))
+        hand_traced(P, STR, kinds, params, 5, index, hands, trace, trace.copy(), S, limit=calls)
+        if S[L.S_PHASE] != L.PH_PLAY:
+            assert dd["dd_points"][i] == -1  # a void hand
+            continue
+        assert solver.value(S) == dd["dd_points"][i]
+        checked += 1
+    assert checked >= 8
+
+
+def test_baloot_made_threshold_agrees_with_the_engine_on_played_hands() -> None:
+    """RULES.md 3.6.3, 3.3.3, 3.5: the threshold dd_made uses, applied to the card points the
+    players actually took, gives the engine's own made flag (kaboots aside: 3.6.4 decides them)."""
+    for options in ({}, {"tie": "buyer_loses"}):
+        rules = get_rules("baloot", options)
+        rows = play_hands(rules, 4000, 2, "heuristic", workers=1)
+        bought = (rows[:, L.R_MODE] != 0) & (rows[:, L.R_KABOOT] < 0)
+        rows = rows[bought]
+        buyer = rows[:, L.R_BIDDER] & 1
+        points = rows[np.arange(len(rows)), L.R_CARD_PTS + buyer]
+        made = _baloot_made(rows, points, rules)
+        assert np.array_equal(made, rows[:, L.R_MADE] == 1)
+        assert (rows[:, L.R_DOUBLE] > 1).any()
