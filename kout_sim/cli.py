@@ -178,13 +178,21 @@ def bench(
     type=click.Path(exists=True, dir_okay=False),
     help="A hand record (JSON, docs/records.md) whose auction is complete.",
 )
+@click.option(
+    "--par",
+    "par_table",
+    is_flag=True,
+    help="Print the deal's double-dummy table instead: what each seat makes as bidder (buyer) in "
+    "each trump.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def solve(record_file: str, as_json: bool) -> None:
+def solve(record_file: str, par_table: bool, as_json: bool) -> None:
     """Double-dummy value of a hand record: all hands known, perfect play by both sides.
 
     Prints the bidding team's tricks (Baloot: the buyer team's card points) at the end of the hand,
     and the same value after each legal card of the seat to act.
     """
+    from .solver import par
     from .solver import solve as run_solve
 
     try:
@@ -193,12 +201,24 @@ def solve(record_file: str, as_json: bool) -> None:
         _fail(f"cannot read {record_file}: {exc}")
         return
     try:
-        result = run_solve(record)
+        result: dict[str, Any] = par(record) if par_table else run_solve(record)
     except ValueError as exc:
         _fail(str(exc))
         return
     if as_json:
         click.echo(json.dumps(result))
+        return
+    if par_table:
+        baloot = "sun" in result
+        what = "card points of the buyer's team" if baloot else "highest contract made"
+        click.echo(f"double-dummy table ({what}; rows: trump, columns: the bidder's seat)")
+        click.echo(
+            "         "
+            + "".join(f"{f'seat {s}':>8}" for s in range(len(result["sun" if baloot else "S"])))
+        )
+        for name, row in result.items():
+            cells = "".join(f"{'-' if v is None else v:>8}" for v in row)
+            click.echo(f"{name:>9}{cells}")
         return
     key = "points" if "points" in result else "tricks"
     what = "buyer team's card points" if key == "points" else "bidding team's tricks"

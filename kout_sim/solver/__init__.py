@@ -111,6 +111,17 @@ class Solver:
         )
         return out
 
+    def par(self, S: np.ndarray) -> np.ndarray:
+        """The double-dummy table of the deal in ``S`` (its contract ignored): see
+        :func:`par`."""
+        x = np.zeros(K.X_SIZE, dtype=np.int64)
+        x[K.X_DEALER] = S[L.S_DEALER]
+        n = int(self.C[K.C_N])
+        x[K.X_HAND : K.X_HAND + n] = S[L.S_HAND : L.S_HAND + n]
+        out = np.zeros((5 if self.baloot else 4, n), dtype=np.int64)
+        K.par_table(x, self.P, self.STR, self.W, self.tt, out)
+        return out
+
 
 _SOLVERS: dict[tuple[str, tuple[tuple[str, Any], ...]], Solver] = {}
 
@@ -283,3 +294,34 @@ def dd_columns(rows: np.ndarray, rules: Rules, *, par: bool = True) -> dict[str,
             cols["dd_par_trump"] = out[:, K.O_PAR_TRUMP]
     cols["dd_made"] = np.where(void, -1, made.astype(np.int64))
     return cols
+
+
+def par(record: Mapping[str, Any]) -> dict[str, list[int | None]]:
+    """The double-dummy table of a deal: what each seat makes as the bidder (buyer) in each trump.
+
+    Parameters
+    ----------
+    record
+        A hand record (docs/records.md) whose auction is complete: the deal is its hands at the
+        first lead (Baloot: completed as the record's auction completed them); its contract and any
+        plays are ignored.
+
+    Returns
+    -------
+    dict
+        Kout: ``{"S": [...], "H": [...], "D": [...], "C": [...]}``, per seat the highest contract
+        that seat makes double dummy as the bidder with that trump (``0``: not even the lowest
+        bid; ``None``: a trump it may not name, RULES.md 2.4). Baloot: ``{"sun": [...],
+        "hokum:S": [...], ...}``, per seat the card points its team takes as the buyer
+        (RULES.md 3.6.1), P1 leading (3.2.6), the hand played open.
+    """
+    from .. import cards as Cd
+
+    rules, S = position_of({**record, "plays": []})  # the deal at the first lead
+    solver = solver_for(rules)
+    table = solver.par(S)
+    if solver.baloot:
+        names = ["sun"] + [f"hokum:{suit}" for suit in Cd.SUITS]
+    else:
+        names = list(Cd.SUITS)
+    return {name: [None if v < 0 else int(v) for v in table[i]] for i, name in enumerate(names)}

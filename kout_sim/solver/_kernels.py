@@ -33,13 +33,16 @@ from ..engine.layout import (
     B_MODE,
     JOKER_LADDER,
     MODE_HOKUM,
+    MODE_SUN,
     P_BID_MAX,
     P_BID_MIN,
+    P_BJ_LEAD_BID,
     P_DECK,
     P_FIRST_LEAD,
     P_FREE_JOKER_HONOURS,
     P_JOKER_MASK,
     P_JOKER_MODEL,
+    P_RJ_LEAD_BID,
     P_SUIT_MASK,
     P_TRUMP_MUST_HOLD,
     PH_PLAY,
@@ -68,6 +71,7 @@ from ..engine.layout import (
 )
 
 ONE = np.int64(1)
+RJ_BIT = ONE << 53
 SENT = 64
 """Magnitude of the forced-joker sentinel (more than any trick count)."""
 
@@ -198,6 +202,15 @@ def bounds(S: np.ndarray, P: np.ndarray, C: np.ndarray) -> tuple[int, int]:
         return 0, C[C_TOTAL] - S[B_CARD_PTS] - S[B_CARD_PTS + 1]
     lo = 0
     hi = C[C_N_TRICKS] - S[S_N_DONE]
+    if C[C_LADDER] != 0 and hi >= 2 and S[S_N_IN_TRICK] == 0:
+        # RULES.md 1.1, 1.5, 1.8: the team holding RJ takes one more trick at least (played into
+        # any trick it wins it; its holder only leads it rankless after winning a trick himself)
+        for seat in range(C[C_N]):
+            if (S[S_HAND + seat] & RJ_BIT) != 0:
+                if (seat & 1) == C[C_TEAM]:
+                    lo = 1
+                else:
+                    hi -= 1
     if C[C_FORCED] != 0 and not _decided(S, C):
         jk = P[P_JOKER_MASK]
         for seat in range(C[C_N]):
@@ -819,6 +832,43 @@ def first_lead(S: np.ndarray, P: np.ndarray, C: np.ndarray, x: np.ndarray) -> No
 
 
 @jit
+def _rules_class(P: np.ndarray, C: np.ndarray, contract: int) -> int:
+    """Contracts of one class are one game: the same search, the same table entries. Kout Bo: the
+    joker leads the contract allows (RULES.md 1.6(a)(b)); Bahraini: the contract itself (it fixes
+    the early-stop point that decides a forced joker lead, 2.9)."""
+    if C[C_FORCED] != 0:
+        return contract
+    return (1 if contract >= P[P_BJ_LEAD_BID] else 0) + (2 if contract >= P[P_RJ_LEAD_BID] else 0)
+
+
+@jit
+def best_contract(
+    S: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    W: np.ndarray,
+    tt: np.ndarray,
+    trump: int,
+    floor: int,
+) -> int:
+    """The highest contract from ``floor`` up that the bidder of ``S`` makes with ``trump``, double
+    dummy (0: none); one null-window search per contract, from the top, one search generation per
+    class of contracts."""
+    C = W[R_C]
+    last = -1
+    for c in range(P[P_BID_MAX], max(P[P_BID_MIN], floor) - 1, -1):
+        S[S_TRUMP] = trump
+        S[S_HIGH_BID] = c
+        cls = _rules_class(P, C, c)
+        if cls != last:
+            begin(S, P, STR, W)
+            last = cls
+        if search(S, P, STR, W, tt, c - 1, c) >= c:
+            return c
+    return 0
+
+
+@jit
 def _kout_par(
     S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray
 ) -> tuple[int, int]:
@@ -830,14 +880,10 @@ def _kout_par(
     for t in range(4):
         if P[P_TRUMP_MUST_HOLD] != 0 and (S[S_HAND + bidder] & P[P_SUIT_MASK + t]) == 0:
             continue
-        for c in range(P[P_BID_MAX], max(P[P_BID_MIN], best + 1) - 1, -1):
-            S[S_TRUMP] = t
-            S[S_HIGH_BID] = c  # 1.6(a)(b), 2.9: the contract decides joker leads and the early stop
-            begin(S, P, STR, W)
-            if search(S, P, STR, W, tt, c - 1, c) >= c:
-                best = c
-                best_trump = t
-                break
+        c = best_contract(S, P, STR, W, tt, t, best + 1)
+        if c > best:
+            best = c
+            best_trump = t
     return best, best_trump
 
 
@@ -871,3 +917,35 @@ def solve_rows(
         else:
             out[i, O_PAR] = 0
             out[i, O_PAR_TRUMP] = -1
+
+
+@jit
+def par_table(
+    x: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray, out: np.ndarray
+) -> None:
+    """The double-dummy table of the deal ``x`` (a row of X; its bidder, contract and trump are
+    ignored). Kout: ``out[trump, seat]`` the highest contract ``seat`` makes as bidder with that
+    trump (0: not even the lowest bid; -1: a trump he may not name, RULES.md 2.4). Baloot:
+    ``out[0, seat]`` the card points of ``seat``'s team as buyer in Sun, ``out[1 + suit, seat]`` in
+    Hokum with that trump."""
+    C = W[R_C]
+    S = W[R_IN]
+    n = C[C_N]
+    for seat in range(n):
+        x[X_BIDDER] = seat
+        if C[C_BALOOT] != 0:
+            for row in range(5):
+                x[X_MODE] = MODE_SUN if row == 0 else MODE_HOKUM
+                x[X_TRUMP] = row - 1
+                x[X_CLOSED] = 0
+                first_lead(S, P, C, x)
+                begin(S, P, STR, W)
+                out[row, seat] = total_of(S, C, value(S, P, STR, W, tt))
+            continue
+        x[X_CONTRACT] = P[P_BID_MIN]
+        first_lead(S, P, C, x)
+        for t in range(4):
+            if P[P_TRUMP_MUST_HOLD] != 0 and (S[S_HAND + seat] & P[P_SUIT_MASK + t]) == 0:
+                out[t, seat] = -1
+            else:
+                out[t, seat] = best_contract(S, P, STR, W, tt, t, 0)

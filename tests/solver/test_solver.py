@@ -201,3 +201,92 @@ def test_cli_bench_solver_json() -> None:
     result = json.loads(out.output)
     assert result["deals"] == 3
     assert 0 < result["ms_per_solve_median"] <= result["ms_per_solve_max"]
+
+
+@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4"])
+def test_par_table_holds_the_contract_played_when_it_is_makeable(preset: str) -> None:
+    """The par cell of the record's bidder and trump is the highest contract he makes: at least
+    the contract when the solve says it is made; a Bahraini bidder may not name a suit he lacks
+    (RULES.md 2.4)."""
+    from kout_sim.solver import par
+
+    rng = random.Random(21)
+    n_tricks = 8 if "_bh_" in preset else 9
+    for _ in range(3):
+        record = {**random_record(preset, {}, rng, n_tricks), "plays": []}
+        table = par(record)
+        _rules, S = position_of(record)
+        bidder = int(S[L.S_BIDDER])
+        contract = int(S[L.S_HIGH_BID])
+        cell = table[record["trump"]][bidder]
+        assert cell is not None
+        if solve(record)["tricks"] >= contract:
+            assert cell >= contract
+        for suit, row in table.items():
+            holds = [any(c.endswith(suit) for c in h) for h in record["hands"]]
+            for seat, value in enumerate(row):
+                if "_bh_" in preset and not holds[seat]:
+                    assert value is None
+                else:
+                    assert value is not None and 0 <= value <= n_tricks
+
+
+def test_baloot_par_table_is_the_solve_of_each_purchase() -> None:
+    """RULES.md 3.6.1: the Sun cell of the buyer is the solve of the record when it was a Sun."""
+    from kout_sim.solver import par
+
+    rng = random.Random(4)
+    checked = 0
+    while checked < 2:
+        record = {**random_record("baloot", {}, rng, 8), "plays": []}
+        _rules, S = position_of(record)
+        if int(S[L.B_MODE]) != L.MODE_SUN:
+            continue
+        table = par(record)
+        assert table["sun"][int(S[L.S_BIDDER])] == solve(record)["points"]
+        assert set(table) == {"sun", "hokum:S", "hokum:H", "hokum:D", "hokum:C"}
+        checked += 1
+
+
+def _bid_record(
+    preset: str, dealer: int, hands: list[list[str]], seat: int, bid: int, trump: str
+) -> dict[str, Any]:
+    """A Kout record in which ``seat`` wins the auction with ``bid`` (every other seat passes)
+    and names ``trump``; stopped at the first lead."""
+    n = len(hands)
+    calls: list[Any] = []
+    for i in range(1, n + 1):
+        calls.append(bid if (dealer + i) % n == seat else "pass")
+    return {
+        "rules": preset,
+        "dealer": dealer,
+        "hands": hands,
+        "calls": calls,
+        "trump": trump,
+        "plays": [],
+    }
+
+
+@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4"])
+def test_par_cell_is_the_highest_contract_solve_makes(preset: str) -> None:
+    """RULES.md 1.6(a)(b), 2.9: each contract is its own game; the par cell is the highest bid
+    whose own solve reaches it (checked contract by contract through kout_sim.solve)."""
+    from kout_sim.reference import kout as RK
+    from kout_sim.solver import par
+
+    rng = random.Random(99)
+    rules = get_rules(preset)
+    low, high = rules.preset.bid_min, rules.preset.bid_max
+    for _ in range(2):
+        dealer = rng.randrange(4)
+        hands = RK.deal(preset, dealer, rng)
+        seat = rng.randrange(4)
+        suits = [s for s in "SHDC" if any(c.endswith(s) for c in hands[seat])]
+        trump = rng.choice(suits)
+        table = par(_bid_record(preset, dealer, hands, seat, low, trump))
+        made = [
+            c
+            for c in range(low, high + 1)
+            if solve(_bid_record(preset, dealer, hands, seat, c, trump))["tricks"] >= c
+        ]
+        assert table[trump][seat] == (max(made) if made else 0)
