@@ -71,6 +71,7 @@ from ..engine.layout import (
 )
 
 ONE = np.int64(1)
+BJ_BIT = ONE << 52
 RJ_BIT = ONE << 53
 SENT = 64
 """Magnitude of the forced-joker sentinel (more than any trick count)."""
@@ -86,6 +87,7 @@ C_TOTAL = 6  # Baloot: card points of a hand, the last trick's 10 included
 C_GEN = 7  # transposition-table generation of the current search
 C_NODES = 8  # nodes visited (statistics)
 C_TT_MASK = 9  # table size - 1 (a power of two)
+C_ABSOLUTE = 10  # 1: key the table on the cards themselves in Kout too (tests of the reduction)
 C_REL = 16  # 6 entries: scratch, the relative-rank hands of a trick start
 C_SIZE = 24
 
@@ -151,7 +153,8 @@ def _keys(
     """Two independent 64-bit hashes of what decides a trick-start position's future."""
     h1 = np.uint64(S[S_LEADER]) + np.uint64(0x9E3779B97F4A7C15)
     h2 = np.uint64(S[S_LEADER]) * np.uint64(0xD1B54A32D192ED03) + np.uint64(1)
-    relative = C[C_BALOOT] == 0  # Baloot card points depend on the cards themselves
+    # Baloot card points depend on the cards themselves; C_ABSOLUTE: the check of this reduction
+    relative = C[C_BALOOT] == 0 and C[C_ABSOLUTE] == 0
     if relative:
         _relative(S, P, C, W)
     for seat in range(C[C_N]):
@@ -160,12 +163,14 @@ def _keys(
         h2 = _mix(h2 + np.uint64(hand) * np.uint64(0xA24BAED4963EE407))
     extra = 0
     if C[C_LADDER] != 0:
-        # 1.6(c): the trump honours still held are the top ones left; their number is what the
-        # relative ranks do not show
+        # What the relative ranks do not show: how many trump honours are still held (they are
+        # the top ones left; 1.6(c)), and whether the trump Ace is (BJ beats every other trump,
+        # 1.1: with the Ace gone the top trump left loses to BJ)
         trump = S[S_TRUMP]
         k = P[P_FREE_JOKER_HONOURS]
         honours = ((ONE << 13) - (ONE << (13 - k))) << (13 * trump)
-        extra = popcount(honours & ~S[S_PLAYED]) + 1
+        ace_held = 1 - ((S[S_PLAYED] >> (13 * trump + 12)) & 1)
+        extra = popcount(honours & ~S[S_PLAYED]) + 1 + 8 * ace_held
     if C[C_FORCED] != 0:
         # 2.8 / 2.9: whether a forced lead ends the hand depends on the tricks taken so far
         extra = S[S_TRICKS + C[C_TEAM]] + 1
@@ -398,8 +403,9 @@ def moves(
     equivalent cards), each as ``score << 8 | card``, ``first`` (a card, or -1) scored highest.
 
     Equivalent: of one suit, in the mover's hand, no card between them (by strength) in another
-    hand or on the table; in Baloot also of equal points. The Kout Bo trump suit is never merged
-    (the ladder jokers sit inside it, and which honours have fallen decides joker leads, 1.6(c)).
+    hand or on the table; in Baloot also of equal points. In the Kout Bo trump suit an outstanding
+    BJ parts the Ace from the King (1.1), and the honours are never merged with the cards below
+    them (which honours have fallen decides joker leads, 1.6(c)).
     """
     seat = S[S_TO_ACT]
     k = S[S_N_IN_TRICK]
@@ -419,7 +425,7 @@ def moves(
         ms = mask & P[P_SUIT_MASK + suit]
         if ms == 0:
             continue
-        merge = not (C[C_LADDER] != 0 and suit == trow)
+        ladder_trump = C[C_LADDER] != 0 and suit == trow
         in_run = False
         run_pts = -1
         top = True  # no card of this suit in another hand is stronger
@@ -428,9 +434,15 @@ def moves(
             if card < 0:
                 break
             bit = ONE << card
+            if ladder_trump:
+                rank = card % 13
+                if rank == 11 and (others & BJ_BIT) != 0:
+                    in_run = False  # 1.1: BJ ranks between the trump Ace and King
+                if rank == 12 - P[P_FREE_JOKER_HONOURS]:
+                    in_run = False  # 1.6(c): which honours fell decides joker leads
             if (bit & ms) != 0:
                 pts = STR[T_POINTS + trow, card] if baloot else 0
-                if merge and in_run and pts == run_pts:
+                if in_run and pts == run_pts:
                     continue
                 in_run = True
                 run_pts = pts

@@ -290,3 +290,19 @@ def test_par_cell_is_the_highest_contract_solve_makes(preset: str) -> None:
             if solve(_bid_record(preset, dealer, hands, seat, c, trump))["tricks"] >= c
         ]
         assert table[trump][seat] == (max(made) if made else 0)
+
+
+@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4", "kout_bh_6"])
+def test_relative_rank_keys_do_not_change_values(preset: str) -> None:
+    """The table's relative-rank keys (with the honours and trump-Ace counts, RULES.md 1.1, 1.6(c),
+    and the tricks taken, 2.9) give the values of a table keyed on the cards themselves, on
+    whole hands from the third trick."""
+    from kout_sim.bench import first_leads
+    from kout_sim.solver import Solver
+    from kout_sim.solver import _kernels as K
+
+    rules = get_rules(preset)
+    relative, absolute = Solver(rules), Solver(rules)
+    absolute.C[K.C_ABSOLUTE] = 1
+    for S in first_leads(rules, 12 if preset.endswith("_4") else 3, seed=5, tricks=2):
+        assert relative.value(S) == absolute.value(S)
