@@ -668,7 +668,16 @@ def _search(
     seat = S[S_TO_ACT]
     maximise = (seat & 1) == C[C_TEAM]
     d = done * C[C_N] + k
-    m = moves(S, P, STR, C, Q, legal(S, P, STR, C), first, W, d)
+    mask = legal(S, P, STR, C)
+    if k > 0 and (mask & (mask - 1)) == 0:
+        # one legal card (no table entry mid-trick): no ordering, no bookkeeping
+        card = lowest_bit(mask)
+        save(S, W, d)
+        gain = play(S, P, STR, C, card)
+        v = _through(C, gain, _search(P, STR, W, tt, alpha - gain, beta - gain))
+        unplay(S, W, d, seat, card)
+        return v
+    m = moves(S, P, STR, C, Q, mask, first, W, d)
     a = alpha
     b = beta
     g = -1000 if maximise else 1000
