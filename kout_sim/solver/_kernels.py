@@ -613,6 +613,79 @@ def quick(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.nd
     return points
 
 
+@jit
+def trump_control(
+    S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.ndarray
+) -> tuple[int, int]:
+    """At a trick start: (team, what it surely takes) from the top of the trump ladder.
+
+    The longest run of the strongest cards still held (trumps and jokers by their trick strength,
+    RULES.md 1.1, 2.7, 3.4.4) that one team holds: such a card, whenever it is played, wins its
+    trick or is beaten by a card of the same team, so each of them ends in a trick of that team.
+    Kout: one seat's cards go to different tricks, so the team takes at least as many tricks as its
+    seat with the most non-joker cards in the run (a joker may be led rankless, 1.8). Baloot Hokum:
+    the team takes at least the card points of the whole run. (0, 0) when no bound follows: Sun, or
+    a Bahraini joker still held (its forced lead could end the match, 2.8).
+    """
+    trow = S[S_TRUMP]
+    if trow >= 4:
+        return 0, 0
+    n = C[C_N]
+    jokers = P[P_JOKER_MASK]
+    held = np.int64(0)
+    for s in range(n):
+        held |= S[S_HAND + s]
+    if C[C_FORCED] != 0 and (held & jokers) != 0:
+        return 0, 0
+    baloot = C[C_BALOOT] != 0
+    team = -1
+    points = 0
+    most = 0
+    counts = np.int64(0)  # 6 counters of 8 bits: the run's non-joker cards per seat
+    j = jokers & held
+    i = 0
+    while True:
+        # the next strongest card held: a joker or the next trump, whichever is stronger
+        card = -1
+        while i < Q_COLS and Q[trow, i] >= 0 and ((held >> Q[trow, i]) & 1) == 0:
+            i += 1
+        suit_card = Q[trow, i] if i < Q_COLS else -1
+        best_j = -1
+        m = j
+        while m != 0:
+            c = lowest_bit(m)
+            m &= m - 1
+            if best_j < 0 or STR[trow, c] > STR[trow, best_j]:
+                best_j = c
+        if best_j >= 0 and (suit_card < 0 or STR[trow, best_j] > STR[trow, suit_card]):
+            card = best_j
+            j &= ~(ONE << best_j)
+        elif suit_card >= 0:
+            card = suit_card
+            i += 1
+        if card < 0:
+            break
+        seat = 0
+        for s in range(n):
+            if (S[S_HAND + s] >> card) & 1:
+                seat = s
+                break
+        if team < 0:
+            team = seat & 1
+        elif (seat & 1) != team:
+            break
+        if baloot:
+            points += STR[T_POINTS + trow, card]
+        elif card < 52:
+            counts += ONE << (8 * seat)
+            mine = (counts >> (8 * seat)) & 255
+            if mine > most:
+                most = mine
+    if team < 0:
+        return 0, 0
+    return team, points if baloot else most
+
+
 @make_jit
 def _search(
     P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray, alpha: int, beta: int
@@ -641,6 +714,12 @@ def _search(
                 lo = max(lo, sure)
             else:
                 hi = min(hi, _rest(S, C) - sure)
+        team, held = trump_control(S, P, STR, C, Q)
+        if held > 0:
+            if team == C[C_TEAM]:
+                lo = max(lo, held)
+            else:
+                hi = min(hi, _rest(S, C) - held)
     if lo >= beta:
         return lo
     if hi <= alpha:
