@@ -72,6 +72,9 @@ _READY: set[tuple[str, str, bool, bool]] = set()
 """(policy family, unit, searching) of the drivers already prepared in this process."""
 
 
+NOTICE_AFTER = 2.0
+"""Seconds before the compile notice: loading cached kernels takes up to about a second on a busy
+2-core machine, a compile tens of seconds."""
 SOLVER_COMPILE_SECONDS = 15
 """Roughly how long the double-dummy solver compiles the first time (one core)."""
 
@@ -85,7 +88,7 @@ def prepare(
 ) -> None:
     """Compile (or load from the cache) the kernels a run of ``players`` needs, before it starts.
 
-    A first run compiles for a while: when the kernels are not ready within half a second, one line
+    A first run compiles for a while: when the kernels are not ready within NOTICE_AFTER seconds, one line
     on stderr says what is compiling, that it happens once, and roughly how long it takes. Timers
     and progress bars started after this measure the play alone.
     """
@@ -101,28 +104,32 @@ def prepare(
     params = lineup.params(family)
     params[kinds == KIND_ISMCTS, 0] = 1  # one search iteration: the same kernels, at once
     error: list[BaseException] = []
+    compiled = threading.Event()  # the drivers (and the solver) are ready
 
     def work() -> None:
         try:
+            from ..io.schema import hands_table
+
             if unit == "hands":
                 rows = new_rows(2)
                 _play_hands(P, STR, kinds, params, 0, 0, rows, NO_TRACE)
             else:
                 match_rows = np.zeros((1, L.X_SIZE), dtype=np.int64)
-                _play_matches(P, STR, kinds, params, 0, 0, match_rows, new_rows(400), NO_TRACE)
+                rows = new_rows(400)
+                _play_matches(P, STR, kinds, params, 0, 0, match_rows, rows, NO_TRACE)
             if solve:
                 from ..solver import dd_columns
 
-                rows = new_rows(2)
-                _play_hands(P, STR, kinds, params, 0, 0, rows, NO_TRACE)
                 dd_columns(rows[:1], rules)
+            compiled.set()
+            hands_table(rows[:2], {"family": family}, rules)  # its string kernels: seconds, once
         except BaseException as exc:  # pragma: no cover - re-raised below
             error.append(exc)
 
     thread = threading.Thread(target=work, daemon=True)
     thread.start()
-    thread.join(0.5)
-    if thread.is_alive() and notice:
+    compiled.wait(NOTICE_AFTER)
+    if thread.is_alive() and not compiled.is_set() and notice:
         kind = "searching " if searching else ""
         what = " and the double-dummy solver" if solve else ""
         seconds = COMPILE_SECONDS[key[0], searching] + (SOLVER_COMPILE_SECONDS if solve else 0)

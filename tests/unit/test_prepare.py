@@ -1,0 +1,30 @@
+"""``prepare``: the compile notice (issue: a first run must say what it compiles, once)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kout_sim.rules import get_rules
+from kout_sim.sim import batch
+
+
+def test_notice_when_the_kernels_are_not_ready_in_time(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(batch, "_READY", set())
+    monkeypatch.setattr(batch, "NOTICE_AFTER", 0.0)
+    batch.prepare(get_rules("kout_bh_4"), "random", "hands")
+    err = capsys.readouterr().err
+    assert "kout-sim: compiling the kout engine for hands" in err
+    assert err.count("\n") == 1  # one line
+
+
+def test_no_notice_when_the_kernels_load_in_time(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(batch, "_READY", set())
+    monkeypatch.setattr(batch, "NOTICE_AFTER", 600.0)
+    batch.prepare(get_rules("kout_bh_4"), "random", "hands")
+    assert capsys.readouterr().err == ""
+    batch.prepare(get_rules("kout_bh_4"), "random", "hands")  # ready: nothing to wait for
+    assert capsys.readouterr().err == ""
