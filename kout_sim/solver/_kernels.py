@@ -154,7 +154,7 @@ def _keys(
     h1 = np.uint64(S[S_LEADER]) + np.uint64(0x9E3779B97F4A7C15)
     h2 = np.uint64(S[S_LEADER]) * np.uint64(0xD1B54A32D192ED03) + np.uint64(1)
     # Baloot card points depend on the cards themselves; C_ABSOLUTE: the check of this reduction
-    relative = C[C_BALOOT] == 0 and C[C_ABSOLUTE] == 0
+    relative = _relative_keys(C)
     if relative:
         _relative(S, P, C, W)
     for seat in range(C[C_N]):
@@ -477,6 +477,40 @@ def moves(
 
 
 @jit
+def _relative_keys(C: np.ndarray) -> bool:
+    return C[C_BALOOT] == 0 and C[C_ABSOLUTE] == 0
+
+
+@jit
+def _key_card(S: np.ndarray, P: np.ndarray, C: np.ndarray, card: int) -> int:
+    """A card as the table stores it: under relative-rank keys, its suit and its rank among the
+    cards of that suit still held (the entry serves every position with that key)."""
+    if card < 0 or card >= 52 or not _relative_keys(C):
+        return card
+    suit = card // 13
+    held = np.int64(0)
+    for s in range(C[C_N]):
+        held |= S[S_HAND + s]
+    below = held & P[P_SUIT_MASK + suit] & ((ONE << card) - 1)
+    return suit * 13 + popcount(below)
+
+
+@jit
+def _from_key_card(S: np.ndarray, P: np.ndarray, C: np.ndarray, code: int) -> int:
+    """The card of this position that a stored card stands for (-1: none)."""
+    if code < 0 or code >= 52 or not _relative_keys(C):
+        return code
+    suit = code // 13
+    held = np.int64(0)
+    for s in range(C[C_N]):
+        held |= S[S_HAND + s]
+    m = held & P[P_SUIT_MASK + suit]
+    for _ in range(code % 13):
+        m &= m - 1
+    return lowest_bit(m) if m != 0 else -1
+
+
+@jit
 def _tt_probe(tt: np.ndarray, C: np.ndarray, h1: np.uint64, h2: np.uint64) -> np.int64:
     """The packed entry of this position in this generation, or -1."""
     i = np.int64(h1 & np.uint64(C[C_TT_MASK]))
@@ -733,7 +767,7 @@ def _search(
         if e >= 0:
             tlo = (e & 1023) - _OFF
             thi = ((e >> 10) & 1023) - _OFF
-            first = ((e >> 20) & 4095) - 1
+            first = _from_key_card(S, P, C, ((e >> 20) & 4095) - 1)
             if tlo >= beta:
                 return tlo
             if thi <= alpha:
@@ -790,6 +824,7 @@ def _search(
             W[d, W_KILLER] = card + 1
             break
     if k == 0:
+        best = _key_card(S, P, C, best)
         if g <= alpha:
             _tt_store(tt, C, h1, h2, lo, g, best)
         elif g >= beta:
