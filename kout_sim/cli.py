@@ -530,6 +530,7 @@ def presets() -> None:
     """List the presets and their options."""
     from .rules import PRESETS
 
+    click.echo("Rule numbers refer to the rule book docs/RULES.md.")
     for name, preset in sorted(PRESETS.items()):
         click.echo(f"{name}: {preset.title}")
         for opt in preset.options.values():
