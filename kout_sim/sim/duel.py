@@ -24,6 +24,9 @@ from ..stats import wilson
 from .batch import lineup_of
 from .run import Store, load, simulate
 
+DEFAULT_DUEL_MATCHES = 1_000
+"""Deal sequences a duel plays when given neither ``matches`` nor ``hands``."""
+
 
 @dataclass(frozen=True)
 class Estimate:
@@ -122,7 +125,7 @@ def duel(
     team_b: str,
     *,
     options: dict[str, Any] | None = None,
-    matches: int | None = 1_000,
+    matches: int | None = None,
     hands: int | None = None,
     seed: int = 0,
     out: str | os.PathLike[str] | None = None,
@@ -130,8 +133,14 @@ def duel(
     overwrite: bool = False,
     resume: bool = False,
 ) -> dict[str, Any]:
-    """Play the duplicate duel and return its statistics (runs under ``out/ab`` and ``out/ba``)."""
+    """Play the duplicate duel and return its statistics (runs under ``out/ab`` and ``out/ba``).
+
+    ``matches`` deal sequences (default 1,000) or ``hands`` independent hands: one, not both."""
     rules = get_rules(preset, options)
+    if hands is not None and matches is not None:
+        raise ValueError("give either matches or hands, not both")
+    if hands is None and matches is None:
+        matches = DEFAULT_DUEL_MATCHES
     a = lineup_of(rules, team_a).seats[0]
     b = lineup_of(rules, team_b).seats[0]
     if out is None:

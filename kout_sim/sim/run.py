@@ -20,9 +20,11 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,8 @@ from ..io.schema import actions_table, hands_table, matches_table
 from ..rules import Rules, get_rules
 from .batch import (
     Players,
+    check_count,
+    check_seed,
     check_workers,
     lineup_of,
     new_rows,
@@ -93,10 +97,18 @@ def git_revision() -> str | None:
     return out.stdout.strip() or None if out.returncode == 0 else None
 
 
-def _count(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return value
+DEFAULT_MATCHES = 10_000
+"""What ``simulate`` plays when given neither ``matches`` nor ``hands``."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C (SIGINT): the shards already running were finished and written,
+    the queued ones cancelled. ``out``: the run folder; ``done`` of ``total`` shards are complete,
+    and ``resume=True`` (``--resume``) plays the rest."""
+
+    def __init__(self, out: str, done: int, total: int) -> None:
+        super().__init__(f"interrupted: {done:,} of {total:,} shards of {out} are complete")
+        self.out, self.done, self.total = out, done, total
 
 
 @dataclass(frozen=True)
@@ -117,10 +129,22 @@ class RunSpec:
     def rules(self) -> Rules:
         return get_rules(self.preset, self.options)
 
-    def shards(self) -> Iterator[tuple[int, int, int]]:
-        """(shard k, first index, size) of every shard."""
-        for k, start in enumerate(range(0, self.count, self.shard_size)):
-            yield k, start, min(self.shard_size, self.count - start)
+    @property
+    def n_shards(self) -> int:
+        return -(-self.count // self.shard_size)
+
+    def shard(self, k: int) -> tuple[int, int, int]:
+        """(k, first index, size) of shard ``k``."""
+        start = k * self.shard_size
+        return k, start, min(self.shard_size, self.count - start)
+
+    def shards(self, skip: Iterable[int] = ()) -> Iterator[tuple[int, int, int]]:
+        """(shard k, first index, size) of every shard but those of ``skip``, one at a time (a
+        run of ten billion hands has 40,000 shards; none is built before it is played)."""
+        skipped = set(skip)
+        for k in range(self.n_shards):
+            if k not in skipped:
+                yield self.shard(k)
 
     @property
     def marker(self) -> str:
@@ -200,6 +224,17 @@ class Store:
 
     def part(self, table: str, k: int) -> tuple[str, str]:
         return table, f"part-{k:05d}.parquet"
+
+
+def complete_shards(store: Store, spec: RunSpec) -> set[int]:
+    """The shards of a run folder whose marker file is in place (one listing of the folder)."""
+    done = set()
+    for path in store.fs.glob(store.path(spec.marker, "part-*.parquet")):
+        name = str(path).rsplit("/", 1)[-1]
+        number = name.removeprefix("part-").removesuffix(".parquet")
+        if number.isdigit() and int(number) < spec.n_shards:
+            done.add(int(number))
+    return done
 
 
 def _prepare(store: Store, settings: dict[str, Any], overwrite: bool, resume: bool) -> None:
@@ -334,7 +369,7 @@ def simulate(
     *,
     options: dict[str, Any] | None = None,
     players: Players = "heuristic",
-    matches: int | None = 10_000,
+    matches: int | None = None,
     hands: int | None = None,
     seed: int = 0,
     out: str | os.PathLike[str] | None = None,
@@ -345,25 +380,34 @@ def simulate(
     overwrite: bool = False,
     resume: bool = False,
 ) -> Path | str:
-    """Play ``matches`` whole matches (or ``hands`` independent hands) and write a run folder.
+    """Play ``matches`` whole matches (default 10,000) or ``hands`` independent hands (give one,
+    not both; at most 10^10) and write a run folder.
 
     ``players``: one spec for every seat, two (team 0, team 1) or one per seat, e.g.
     ``"heuristic"`` or ``["heuristic", "random:pass=0.8"]``. ``actions=True`` also writes one row
     per decision. ``solve=True`` adds the double-dummy columns of every hand (``dd_*``, see
     docs/data.md and docs/solver.md; milliseconds a hand). ``scheduler``: a Dask scheduler address, or ``"local:N"``. Returns the run
-    folder (a ``Path``, or the URL given as a string). Raises ``ValueError`` (one line) for bad input: unknown
-    preset, option, player or parameter, non-positive counts, an existing folder without
-    ``overwrite``/``resume``, a ``resume`` with other settings, an unwritable path.
+    folder (a ``Path``, or the URL given as a string). Raises ``ValueError`` (one line) for bad
+    input: unknown preset, option, player or parameter, a count outside 1..10^10 or both counts, a
+    seed outside 0..2^63-1, an existing folder without ``overwrite``/``resume``, a ``resume`` with
+    other settings, an unwritable path, a malformed scheduler. Ctrl-C cancels the queued shards,
+    finishes the running ones and raises :class:`Interrupted` (a ``KeyboardInterrupt``): the folder
+    is then resumable.
     """
     rules = get_rules(preset, options)
     lineup = lineup_of(rules, players)
+    if hands is not None and matches is not None:
+        raise ValueError("give either matches or hands, not both")
+    if hands is None and matches is None:
+        matches = DEFAULT_MATCHES
     unit = "hands" if hands is not None else "matches"
-    count = _count(unit, hands if hands is not None else matches)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    count = check_count(unit, hands if hands is not None else matches)
+    seed = check_seed(seed)
     if overwrite and resume:
         raise ValueError("pass either resume or overwrite, not both")
     workers = check_workers(workers) if scheduler is None else 1
+    if scheduler is not None:
+        _check_scheduler(scheduler)
     if out is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         out = Path("data") / "runs" / f"{preset}-seed{seed}-{stamp}"
@@ -397,26 +441,30 @@ def simulate(
     }
     store = Store(out)
     _prepare(store, settings, overwrite, resume)
-    if scheduler is None:
-        prepare(
-            rules, lineup, unit, solve=bool(solve)
-        )  # compile first: "seconds" and the bar measure the play
-    started = time.perf_counter()
-    pending = [s for s in spec.shards() if not store.exists(*store.part(spec.marker, s[0]))]
-    bar = _progress(sum(size for _, _, size in pending), unit)
-    counts: list[Summary] | None = None
+    counts: Summary | None = None
     try:
-        if scheduler is not None:
-            _run_dask(scheduler, store, spec, settings, pending, bar)
-        else:
-            counts = _run_shards(store, spec, settings, pending, workers, bar)
-    finally:
-        if bar is not None:
-            bar.close()
+        if scheduler is None:
+            # compile first: "seconds" and the bar measure the play
+            prepare(rules, lineup, unit, solve=bool(solve))
+        started = time.perf_counter()
+        complete = complete_shards(store, spec) if resume else set()
+        pending = spec.shards(skip=complete)  # lazily: a shard is made when a worker is free
+        bar = _progress(count - sum(spec.shard(k)[2] for k in complete), unit)
+        try:
+            if scheduler is not None:
+                _run_dask(scheduler, store, spec, settings, pending, bar)
+            else:
+                counts = _run_shards(store, spec, settings, pending, workers, bar)
+        finally:
+            if bar is not None:
+                bar.close()
+    except KeyboardInterrupt:
+        done = len(complete_shards(store, spec))
+        raise Interrupted(str(out), done, spec.n_shards) from None
     meta = {**settings, "status": "complete", "seconds": round(time.perf_counter() - started, 3)}
-    if counts is not None and len(pending) == len(list(spec.shards())):
+    if counts is not None and not complete:
         # counted as the shards were played: summarize() need not read the tables again
-        meta["summary"] = merge_summaries(counts)
+        meta["summary"] = counts
     store.write_json(meta, "run.json")
     return str(out) if "://" in str(out) else Path(out)
 
@@ -445,14 +493,16 @@ def _run_shards(
     store: Store,
     spec: RunSpec,
     settings: dict[str, Any],
-    pending: list[tuple[int, int, int]],
+    pending: Iterable[tuple[int, int, int]],
     workers: int,
     bar: Any,
-) -> list[Summary]:
+) -> Summary:
     """Every worker thread plays, tabulates and writes whole shards in turn (the kernels, numpy
     and the parquet writer release the GIL), so the writing scales with the workers as the play
-    does. Each holds one shard at a time (two more per worker wait, unstarted), so memory stays
-    flat. Returns the summary counts of the shards."""
+    does. Each holds one shard at a time (one more per worker waits, unstarted), so memory stays
+    flat, and ``pending`` is drawn from only as shards finish. The main thread only waits, so
+    Ctrl-C reaches it at once: the queued shards are cancelled, the running ones finish and are
+    written whole (``KeyboardInterrupt`` is re-raised after). Returns the summary counts."""
     family = spec.rules.preset.family
 
     def run(shard: tuple[int, int, int]) -> tuple[int, Summary]:
@@ -461,26 +511,35 @@ def _run_shards(
         write_shard(store, spec, k, tables)
         return size, _shard_counts(tables, family)
 
-    counts: list[Summary] = []
+    counts: Summary = {}
 
-    def done(result: tuple[int, Summary]) -> None:
-        counts.append(result[1])
+    def done(future: Future[tuple[int, Summary]]) -> None:
+        size, part = future.result()
+        merge_into(counts, part)
         if bar is not None:
-            bar.update(result[0])
+            bar.update(size)
 
-    if workers == 1:
-        for shard in pending:
-            done(run(shard))
-        return counts
-    with ThreadPoolExecutor(workers) as pool:
-        in_flight: list[Future[tuple[int, Summary]]] = []
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="kout-sim-shard")
+    in_flight: deque[Future[tuple[int, Summary]]] = deque()
+    try:
         for shard in pending:
             in_flight.append(pool.submit(run, shard))
             if len(in_flight) >= 2 * workers:
-                done(in_flight.pop(0).result())
-        for future in in_flight:
-            done(future.result())
+                done(in_flight.popleft())
+        while in_flight:
+            done(in_flight.popleft())
+    finally:
+        # on an error or Ctrl-C: drop the queued shards, let the running ones finish writing
+        pool.shutdown(wait=True, cancel_futures=True)
     return counts
+
+
+def _check_scheduler(scheduler: str) -> None:
+    """A malformed ``local:N`` is refused before the run folder is made."""
+    if scheduler.startswith("local:"):
+        n = scheduler.removeprefix("local:")
+        if not n.isdigit() or int(n) < 1:
+            raise ValueError(f"scheduler local:N needs a positive N, got {scheduler!r}")
 
 
 def _run_dask(
@@ -488,19 +547,20 @@ def _run_dask(
     store: Store,
     spec: RunSpec,
     settings: dict[str, Any],
-    pending: list[tuple[int, int, int]],
+    pending: Iterable[tuple[int, int, int]],
     bar: Any,
 ) -> None:
-    """Every pending shard as one task on a Dask cluster; the workers write the files."""
+    """Every pending shard as one task on a Dask cluster; the workers write the files. Two tasks
+    per worker thread are queued at a time (``pending`` is drawn from as they finish); Ctrl-C
+    cancels the queued ones."""
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:  # pragma: no cover - dask is a dependency
         raise ValueError("--scheduler needs dask[distributed]") from None
     cluster = None
     if scheduler.startswith("local:"):
+        _check_scheduler(scheduler)
         n = scheduler.removeprefix("local:")
-        if not n.isdigit() or int(n) < 1:
-            raise ValueError(f"scheduler local:N needs a positive N, got {scheduler!r}")
         cluster = LocalCluster(
             n_workers=int(n), threads_per_worker=1, processes=True, dashboard_address=None
         )
@@ -510,15 +570,29 @@ def _run_dask(
             client = Client(scheduler, timeout="10s")
         except (OSError, TimeoutError) as exc:
             raise ValueError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+    queued: set[Any] = set()
     try:
-        futures = [
-            client.submit(run_shard, store.url, spec, settings, k, start, size, pure=False)
-            for k, start, size in pending
-        ]
-        for future in as_completed(futures):
+        shards = iter(pending)
+
+        def submit(shard: tuple[int, int, int]) -> Any:
+            k, start, size = shard
+            future = client.submit(run_shard, store.url, spec, settings, k, start, size, pure=False)
+            queued.add(future)
+            return future
+
+        window = 2 * max(1, sum(client.nthreads().values()))
+        running = as_completed([submit(s) for s in islice(shards, window)])
+        for future in running:
             done = future.result()
+            queued.discard(future)
             if bar is not None:
                 bar.update(done)
+            following = next(shards, None)
+            if following is not None:
+                running.add(submit(following))
+    except KeyboardInterrupt:
+        client.cancel(list(queued))
+        raise
     finally:
         client.close()
         if cluster is not None:
@@ -587,14 +661,19 @@ def summary_counts(
     return out
 
 
+def merge_into(total: Summary, part: Summary) -> None:
+    """Add the counts of ``part`` to ``total``."""
+    for table, groups in part.items():
+        into = total.setdefault(table, {})
+        for key, counts in groups.items():
+            into[key] = [a + b for a, b in zip(into.get(key, [0] * len(counts)), counts)]
+
+
 def merge_summaries(parts: list[Summary]) -> Summary:
     """The counts of several shards added up."""
     total: Summary = {}
     for part in parts:
-        for table, groups in part.items():
-            into = total.setdefault(table, {})
-            for key, counts in groups.items():
-                into[key] = [a + b for a, b in zip(into.get(key, [0] * len(counts)), counts)]
+        merge_into(total, part)
     return total
 
 

@@ -66,6 +66,33 @@ def test_simulate_hands_mode(tmp_path: Path) -> None:
         (["simulate", "--resume", "--overwrite"], "not both"),
         (["bench", "--preset", "nope"], "unknown preset"),
         (["bench", "--workers", "0"], "workers must be a positive integer"),
+        # counts and seeds have an upper bound, checked before anything is built or written
+        (["simulate", "--hands", "1e14"], "hands must be at most 10,000,000,000 (10^10)"),
+        (["simulate", "--hands", "99999999999999999999"], "hands must be at most"),
+        (["simulate", "--matches", "10000000001"], "matches must be at most"),
+        (["simulate", "--seed", str(2**63)], "seed must be at most 2^63 - 1"),
+        (["simulate", "--hands", "10", "--matches", "5"], "give either matches or hands"),
+        (
+            ["duel", "--team-a", "random", "--team-b", "random", "--hands", "9", "--matches", "9"],
+            "give either matches or hands",
+        ),
+        (
+            ["duel", "--team-a", "random", "--team-b", "random", "--matches", "1e11"],
+            "matches must be at most",
+        ),
+        (["forks", "--hands", "1e11", "--out", "never-made"], "hands must be at most"),
+        (["forks", "--seed", "-1", "--out", "never-made"], "seed must be a non-negative"),
+        (["study", "bids", "--preset", "kout_bo_4", "--seed", str(2**63 - 2)], "seed + 3"),
+        (["study", "bids", "--preset", "kout_bo_4", "--hands", "1e12"], "hands must be at most"),
+        (["bench", "--hands", "1e9"], "hands must be an integer in 1..20,000,000"),
+        # usage errors are one line too
+        (
+            ["simulate", "--hands", "abc"],
+            "Invalid value for '--hands': 'abc' is not a whole number",
+        ),
+        (["simulate", "--hands", "1.5"], "is not a whole number"),
+        (["simulate", "--seed", "x"], "Invalid value for '--seed'"),
+        (["simulate", "--bogus"], "No such option '--bogus'"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(args: list[str], words: str) -> None:
@@ -73,6 +100,21 @@ def test_bad_input_is_one_line_exit_2(args: list[str], words: str) -> None:
     assert code == 2
     assert stderr.startswith("error: ") and words in stderr
     assert stderr.count("\n") == 1 and "Traceback" not in stderr + stdout
+
+
+@pytest.mark.parametrize(("text", "value"), [("1e3", 1000), ("2.5e2", 250), ("1_000", 1000)])
+def test_counts_accept_exponent_and_separators(tmp_path: Path, text: str, value: int) -> None:
+    out = tmp_path / "run"
+    code, _, stderr = _run("simulate", "--players", "random", "--hands", text, "--out", str(out))
+    assert code == 0, stderr
+    assert json.loads((out / "run.json").read_text())["count"] == value
+
+
+def test_a_bad_scheduler_leaves_no_run_folder(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    code, _, stderr = _run("simulate", "--scheduler", "local:0", "--out", str(out))
+    assert code == 2 and "positive N" in stderr
+    assert not out.exists()
 
 
 def test_existing_output_folder_needs_overwrite(tmp_path: Path) -> None:

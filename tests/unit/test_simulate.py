@@ -72,6 +72,45 @@ def test_resume_with_other_settings_is_refused(tmp_path: Path) -> None:
         kout_sim.simulate(matches=50, seed=1, out=path)
 
 
+def test_shards_are_made_one_at_a_time_even_for_the_largest_count() -> None:
+    from kout_sim.sim.batch import MAX_COUNT
+
+    spec = run.RunSpec("kout_bo_4", {}, ["random"] * 4, 0, "hands", MAX_COUNT, 250_000, False)
+    assert spec.n_shards == 40_000
+    shards = spec.shards(skip={0, 2})
+    assert next(shards) == (1, 250_000, 250_000) and next(shards) == (3, 750_000, 250_000)
+    odd = run.RunSpec("kout_bo_4", {}, ["random"] * 4, 0, "hands", 1_001, 250, False)
+    assert list(odd.shards())[-1] == (4, 1_000, 1) and odd.n_shards == 5
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"hands": 10**10 + 1}, "hands must be at most 10,000,000,000"),
+        ({"matches": 2**64}, "matches must be at most"),
+        ({"matches": 0}, "matches must be a positive integer"),
+        ({"hands": 5, "matches": 5}, "give either matches or hands, not both"),
+        ({"hands": 5, "seed": 2**63}, "seed must be at most 2^63 - 1"),
+        ({"hands": 5, "seed": -1}, "seed must be a non-negative integer"),
+        ({"hands": 5, "scheduler": "local:x"}, "positive N"),
+    ],
+)
+def test_bad_counts_and_seeds_are_refused_before_the_folder_is_made(
+    tmp_path: Path, kwargs: dict[str, int], words: str
+) -> None:
+    with pytest.raises(ValueError, match=words.replace("^", r"\^")):
+        kout_sim.simulate(players="random", out=tmp_path / "r", **kwargs)  # type: ignore[arg-type]
+    assert not (tmp_path / "r").exists()
+
+
+def test_resume_plays_only_the_shards_missing_from_one_listing(tmp_path: Path) -> None:
+    spec = run.RunSpec("kout_bo_4", {}, ["random"] * 4, 0, "hands", 5_000, 1_000, False)
+    folder = kout_sim.simulate(players="random", hands=3_000, seed=0, out=tmp_path / "r")
+    assert run.complete_shards(run.Store(folder), spec) == {0}  # one 250,000-hand shard
+    (folder / "hands" / ".part-00001.parquet.tmp-1").write_bytes(b"half")  # not complete
+    assert run.complete_shards(run.Store(folder), spec) == {0}
+
+
 def test_load_refuses_a_folder_that_is_not_a_run(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not a run folder"):
         kout_sim.load(tmp_path)
