@@ -38,6 +38,7 @@ from .. import __version__
 from ..engine import layout as L
 from ..io.schema import actions_table, hands_table, matches_table
 from ..rules import Rules, get_rules
+from ..stats import wilson
 from .batch import (
     Players,
     check_count,
@@ -470,6 +471,9 @@ def simulate(
 
 
 SUMMARY_COLUMNS = (
+    "bidder",
+    "dealer",
+    "calls",
     "malzoom",
     "contract",
     "made",
@@ -477,16 +481,18 @@ SUMMARY_COLUMNS = (
     "points_team1",
     "mode",
     "kaboot_team",
+    "gahwa",
+    "forced_joker",
 )
 
 
-def _shard_counts(tables: dict[str, pa.Table], family: str) -> Summary:
+def _shard_counts(tables: dict[str, pa.Table], family: str, n_seats: int) -> Summary:
     """The summary counts of one shard's tables (see :func:`summary_counts`)."""
     hands = tables["hands"]
     hands = hands.select([c for c in SUMMARY_COLUMNS if c in hands.column_names])
     matches = tables.get("matches")
     frame = pl.from_arrow(matches.select(["n_hands", "reason"])) if matches is not None else None
-    return summary_counts(pl.from_arrow(hands), frame, family)  # type: ignore[arg-type]
+    return summary_counts(pl.from_arrow(hands), frame, family, n_seats)  # type: ignore[arg-type]
 
 
 def _run_shards(
@@ -503,13 +509,13 @@ def _run_shards(
     flat, and ``pending`` is drawn from only as shards finish. The main thread only waits, so
     Ctrl-C reaches it at once: the queued shards are cancelled, the running ones finish and are
     written whole (``KeyboardInterrupt`` is re-raised after). Returns the summary counts."""
-    family = spec.rules.preset.family
+    family, n_seats = spec.rules.preset.family, spec.rules.n_players
 
     def run(shard: tuple[int, int, int]) -> tuple[int, Summary]:
         k, start, size = shard
         tables = play_shard(spec, settings, start, size, 1, _rows_buffer(spec, size))
         write_shard(store, spec, k, tables)
-        return size, _shard_counts(tables, family)
+        return size, _shard_counts(tables, family, n_seats)
 
     counts: Summary = {}
 
@@ -617,12 +623,33 @@ def load(run: str | os.PathLike[str]) -> dict[str, pl.LazyFrame]:
 Summary = dict[str, dict[str, list[int]]]
 """Additive counts behind :func:`summarize`: per table, a key (joined group values) -> counts."""
 
+SUMMARY_TABLES = {"kout": "bids", "baloot": "buys"}
+"""The table of bid counts in a summary, per family kind. Runs written before the summary showed
+the bidding team's net points hold ``contracts`` / ``modes`` instead: they are counted again."""
+
 
 def summary_counts(
-    hands: pl.DataFrame | pl.LazyFrame, matches: pl.DataFrame | pl.LazyFrame | None, family: str
+    hands: pl.DataFrame | pl.LazyFrame,
+    matches: pl.DataFrame | pl.LazyFrame | None,
+    family: str,
+    n_seats: int,
 ) -> Summary:
     """The counts :func:`summarize` prints, from the hands (and matches) of a run or of one shard.
-    Counts of shards add up to the counts of the run (:func:`merge_summaries`)."""
+    Counts of shards add up to the counts of the run (:func:`merge_summaries`).
+
+    Per bid (Kout: forced or free, Malzoom, contract; Baloot: mode): hands, made (Baloot: failed),
+    the hands with a made/failed result, kaboots (Baloot), and the count, sum and sum of squares of
+    the bidding team's net points (``analyses._common.hand_net_points``, the report's
+    ``net_points``: null for an Inzili, a forced joker lead or a Gahwa), from which the mean and its
+    interval follow."""
+    from analyses._common import forced_bid, hand_net_points
+
+    net = hand_net_points(family).cast(pl.Int64)
+    points = [
+        net.count().cast(pl.Int64).alias("net_n"),
+        net.sum().cast(pl.Int64).alias("net_sum"),
+        (net * net).sum().cast(pl.Int64).alias("net_sq"),
+    ]
     lazy = hands.lazy()
     out: Summary = {}
     if family == "baloot":
@@ -634,23 +661,26 @@ def summary_counts(
                 (pl.col("made") == False).sum().cast(pl.Int64).alias("fails"),  # noqa: E712
                 pl.col("made").count().cast(pl.Int64).alias("fails_n"),
                 pl.col("kaboot_team").is_not_null().sum().cast(pl.Int64).alias("kaboot"),
+                *points,
             )
             .collect()
         )
-        out["modes"] = {row[0]: [int(v) for v in row[1:]] for row in by.iter_rows()}
+        out["buys"] = {row[0]: [int(v) for v in row[1:]] for row in by.iter_rows()}
     else:
         by = (
-            lazy.group_by("malzoom", "contract")
+            lazy.with_columns(forced_bid(n_seats, family).alias("forced"))
+            .group_by("forced", "malzoom", "contract")
             .agg(
                 pl.len().alias("n"),
                 pl.col("made").sum().cast(pl.Int64).alias("made_k"),
                 pl.col("made").count().cast(pl.Int64).alias("made_n"),
-                (pl.col("points_team0") + pl.col("points_team1")).sum().cast(pl.Int64).alias("pts"),
+                *points,
             )
             .collect()
         )
-        out["contracts"] = {
-            f"{int(row[0])}:{row[1]}": [int(v) for v in row[2:]] for row in by.iter_rows()
+        out["bids"] = {
+            f"{int(row[0])}:{int(row[1])}:{row[2]}": [int(v) for v in row[3:]]
+            for row in by.iter_rows()
         }
     if matches is not None:
         m = matches.lazy()
@@ -678,54 +708,106 @@ def merge_summaries(parts: list[Summary]) -> Summary:
 
 
 def summarize(run: str | os.PathLike[str]) -> str:
-    """A short text summary of a run: bid success by contract (Baloot: modes), and match lengths
-    and endings. Read from the counts the run recorded in ``run.json`` as it played, or (a run
-    resumed or played on a Dask cluster) computed from its tables."""
+    """A short text summary of a run: bid success by contract (Baloot: modes) with the bidding
+    team's net points, and match lengths and endings. Read from the counts the run recorded in
+    ``run.json`` as it played, or (a run resumed, played on a Dask cluster or written by an older
+    version) computed from its tables."""
     meta = Store(run).read_json("run.json")
+    family = meta.get("family") or get_rules(meta["preset"]).preset.family
+    kind = "baloot" if family == "baloot" else "kout"
     counts: Summary | None = meta.get("summary")
-    if counts is None:
+    if counts is None or SUMMARY_TABLES[kind] not in counts:
         tables = load(run)
-        counts = summary_counts(tables["hands"], tables.get("matches"), meta.get("family", ""))
-    return format_summary(meta, counts, str(run))
+        n_seats = get_rules(meta["preset"], meta.get("options")).n_players
+        counts = summary_counts(tables["hands"], tables.get("matches"), family, n_seats)
+    return format_summary({**meta, "family": family}, counts, str(run))
+
+
+def _mean_ci(n: int, total: int, squares: int) -> tuple[float, float, float] | None:
+    """Mean and normal 95% interval of values given by their count, sum and sum of squares (the
+    formula of ``analyses._common.mean_columns``)."""
+    if n < 1:
+        return None
+    mean = total / n
+    if n < 2:
+        return mean, float("nan"), float("nan")
+    variance = max(0.0, (squares - total * total / n) / (n - 1))
+    half = 1.96 * (variance / n) ** 0.5
+    return mean, mean - half, mean + half
+
+
+def _points_text(n: int, total: int, squares: int) -> str:
+    ci = _mean_ci(n, total, squares)
+    if ci is None:
+        return f"{'-':>8} {'':>15}"
+    mean, low, high = ci
+    interval = "" if low != low else f"{low:+.2f}..{high:+.2f}"
+    return f"{mean:>+8.2f} {interval:>15}"
+
+
+def _rate_text(k: int, n: int) -> str:
+    if n < 1:
+        return f"{'-':>7} {'':>13}"
+    low, high = wilson(k, n)
+    return f"{k / n:>7.1%} {f'{low:.1%}-{high:.1%}':>13}"
 
 
 def format_summary(meta: dict[str, Any], counts: Summary, run: str) -> str:
     """The text of :func:`summarize` from the run's settings and counts."""
-    if meta.get("family") == "baloot":
-        groups = counts.get("modes", {})
-    else:
-        groups = counts.get("contracts", {})
+    family = meta.get("family", "")
+    groups = counts.get(SUMMARY_TABLES["baloot" if family == "baloot" else "kout"], {})
     total = sum(c[0] for c in groups.values())
     lines = [
         f"run {run}: preset {meta['preset']}, seed {meta['seed']}, {total:,} hands "
         f"in {meta['seconds']} s",
+        f"players {' | '.join(dict.fromkeys(meta['players']))}",
         "",
     ]
-    if meta.get("family") == "baloot":
+    points_header = f"{'net pts':>8} {'95% CI':>15}"
+    if family == "baloot":
         lines += [
-            "modes bought",
-            f"{'mode':>8} {'hands':>10} {'share':>7} {'buyer fails':>12} {'kaboot':>7}",
+            "modes bought (buyer fails, kaboot: rates with 95% Wilson intervals; net pts: the "
+            "buyer team's points minus the other team's, a hand)",
+            f"{'mode':>8} {'hands':>10} {'share':>7} {'buyer fails':>12} {'95% CI':>13} "
+            f"{'kaboot':>7} {points_header}",
         ]
         for mode in sorted(groups):
-            n, fails, fails_n, kaboot = groups[mode]
+            n, fails, fails_n, kaboot, net_n, net_sum, net_sq = groups[mode]
             lines.append(
-                f"{mode:>8} {n:>10,} {n / total:>7.1%} "
-                f"{fails / fails_n if fails_n else 0:>12.1%} {kaboot / n:>7.1%}"
+                f"{mode:>8} {n:>10,} {n / total:>7.1%} {_rate_text(fails, fails_n):>26} "
+                f"{kaboot / n:>7.1%} {_points_text(net_n, net_sum, net_sq)}"
             )
     else:
-        lines += [
-            f"bid success by contract (players {' | '.join(dict.fromkeys(meta['players']))})",
-            f"{'contract':>8} {'hands':>10} {'share':>7} {'made':>7} {'mean pts':>9}",
-        ]
-        labelled = {}
+        rows = []
         for key, c in groups.items():
-            malzoom, contract = key.split(":")
-            labelled["5 forced" if malzoom == "1" else contract] = c
-        for label in sorted(labelled):
-            n, made, made_n, points = labelled[label]
+            forced, malzoom, contract = key.split(":")
+            if forced == "1":
+                label = f"{contract} Malzoom" if malzoom == "1" else f"{contract} forced"
+            else:
+                label = contract
+            rows.append((forced == "1", int(contract), label, c))  # free bids first
+        lines += [
+            "bid success by contract, and the bidding team's net points a hand (its points minus "
+            "the other team's), with 95% intervals",
+            f"{'contract':>10} {'hands':>10} {'share':>7} {'made':>7} {'95% CI':>13} "
+            f"{points_header}",
+        ]
+        shown_forced = False
+        for is_forced, _, label, c in sorted(rows):
+            if is_forced and not shown_forced:
+                lines.append(
+                    "forced: the dealer's bid after every other seat passed (RULES.md 1.3, 2.3)"
+                )
+                shown_forced = True
+            n, made, made_n, net_n, net_sum, net_sq = c
             lines.append(
-                f"{label:>8} {n:>10,} {n / total:>7.1%} "
-                f"{made / made_n if made_n else 0:>7.1%} {points / n:>9.2f}"
+                f"{label:>10} {n:>10,} {n / total:>7.1%} {_rate_text(made, made_n)} "
+                f"{_points_text(net_n, net_sum, net_sq)}"
+            )
+        if family == "kout_bh":
+            lines.append(
+                "an Inzili (8) wins or loses the match at once and a forced joker lead loses it: "
+                "no net points (RULES.md 2.8, 2.10)"
             )
     if "n_hands" in counts:
         lengths = sorted((int(k), c[0]) for k, c in counts["n_hands"].items())
