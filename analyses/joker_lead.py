@@ -605,7 +605,7 @@ def joker_section(inp: Any) -> Any:
                         f"hands with the forced joker lead that loses the match (n={count(r['n'])}); "
                         "shedding it removes that risk."
                     )
-        section.data["forks_runs"] = [str(r.folder) for r in runs]
+        section.data["forks_runs"] = [r.shown for r in runs]
     for run in match_runs[:1]:
         matches = forced_joker_matches(run.tables["matches"])
         holders = forced_joker_by_holder(run.tables["hands"])
