@@ -365,6 +365,7 @@ def _replay_run(run_dir: str, match: int) -> None:
 @click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing duel folder.")
+@click.option("--resume", is_flag=True, help="Finish an interrupted duel (same settings).")
 def duel(
     preset: str,
     option: tuple[str, ...],
@@ -377,15 +378,18 @@ def duel(
     workers: int | None,
     as_json: bool,
     overwrite: bool,
+    resume: bool,
 ) -> None:
     """Duplicate duel: every deal sequence played twice with the teams exchanged.
 
     Reports team A's match win rate and point margin per hand with 95% intervals, the variance
     reduction of the pairing, and bid success by contract per side; the runs and duel.json go
-    under --out.
+    under --out. With a searching player (ismcts) it first says how long it will take; Ctrl-C
+    stops it after the shards being played and prints the command that finishes it (--resume).
     """
     from .sim.duel import _jsonable, report
     from .sim.duel import duel as run_duel
+    from .sim.run import Interrupted
 
     try:
         result = run_duel(
@@ -399,7 +403,19 @@ def duel(
             out=out,
             workers=workers,
             overwrite=overwrite,
+            resume=resume,
+            log=lambda line: click.echo(line, err=True),
         )
+    except Interrupted as stop:
+        folder = stop.out.rsplit("/", 1)[0]  # the duel folder of the interrupted ab/ or ba/ run
+        args = ["kout-sim", "duel", "--preset", preset, "--team-a", team_a, "--team-b", team_b]
+        for pair in option:
+            args += ["--option", pair]
+        args += ["--hands", str(hands)] if hands is not None else []
+        args += ["--matches", str(matches)] if matches is not None else []
+        args += ["--seed", str(seed), "--out", folder, "--resume"]
+        click.echo(f"{stop}; the rest is played by:\n  {shlex.join(args)}", err=True)
+        sys.exit(130)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
         return

@@ -297,6 +297,49 @@ def _rows_buffer(spec: RunSpec, size: int) -> np.ndarray | None:
     return buffer
 
 
+SEARCH_STEP_HANDS = 2
+"""Hands per kernel call in a searching hands shard (two keeps the one compiled buffer layout)."""
+
+
+def _searching(spec: RunSpec) -> bool:
+    return any(p.split(":", 1)[0] == "ismcts" for p in spec.players)
+
+
+def _play_stepwise(
+    spec: RunSpec, start: int, size: int, progress: Any
+) -> tuple[np.ndarray | None, np.ndarray, np.ndarray | None]:
+    """A searching shard played a step at a time (two hands, or one match, per kernel call),
+    calling ``progress(n)`` after each step with the hands or matches it played: a searching hand
+    takes a tenth of a second or more, so the progress bar moves per hand rather than per shard.
+    The rows are those of one call: every hand and match has its own random streams."""
+    rules = spec.rules
+    if spec.unit == "hands":
+        rows = new_rows(size)
+        trace = np.zeros((size, L.MAX_ACTIONS), np.int32) if spec.actions else None
+        for i in range(0, size, SEARCH_STEP_HANDS):
+            n = min(SEARCH_STEP_HANDS, size - i)
+            step_trace = np.zeros((n, L.MAX_ACTIONS), np.int32) if trace is not None else None
+            part = play_hands(
+                rules, n, spec.seed, spec.players, first=start + i, workers=1, trace=step_trace
+            )
+            rows[i : i + n] = part
+            if trace is not None and step_trace is not None:
+                trace[i : i + n] = step_trace
+            progress(n)
+        return None, rows, trace
+    parts = []
+    for m in range(size):
+        parts.append(
+            play_matches(
+                rules, 1, spec.seed, spec.players, first=start + m, workers=1, traced=spec.actions
+            )
+        )
+        progress(1)
+    hand_rows = np.concatenate([p[1].T for p in parts], axis=1).T  # stays column by column
+    match_rows = np.concatenate([p[0] for p in parts])
+    return match_rows, hand_rows, np.concatenate([p[2] for p in parts])
+
+
 def play_shard(
     spec: RunSpec,
     metadata: dict[str, Any],
@@ -304,13 +347,21 @@ def play_shard(
     size: int,
     workers: int,
     out: np.ndarray | None = None,
+    progress: Any = None,
 ) -> dict[str, pa.Table]:
     """Play one shard and return its tables (``hands``, ``matches`` in match runs, ``actions``).
 
-    ``out``: a result-row buffer for a hands shard (the tables may share its memory)."""
+    ``out``: a result-row buffer for a hands shard (the tables may share its memory).
+    ``progress``: called with the number of hands (matches) played as a searching shard advances
+    (see :func:`_play_stepwise`); other shards are played in one call and report nothing."""
     rules = spec.rules
     family = rules.preset.family
-    if spec.unit == "hands":
+    if progress is not None and _searching(spec):
+        match_rows, rows, trace = _play_stepwise(spec, start, size, progress)
+        tables = {"hands": hands_table(rows, metadata, rules, _dd(spec, rows))}
+        if match_rows is not None:
+            tables["matches"] = matches_table(match_rows, metadata, rules)
+    elif spec.unit == "hands":
         trace = np.zeros((size, L.MAX_ACTIONS), np.int32) if spec.actions else None
         rows = play_hands(
             rules, size, spec.seed, spec.players, first=start, workers=workers, out=out, trace=trace
@@ -510,10 +561,13 @@ def _run_shards(
     Ctrl-C reaches it at once: the queued shards are cancelled, the running ones finish and are
     written whole (``KeyboardInterrupt`` is re-raised after). Returns the summary counts."""
     family, n_seats = spec.rules.preset.family, spec.rules.n_players
+    # a searching shard moves the bar as it plays (per hand or match), the others when done
+    stepwise = bar is not None and _searching(spec)
 
     def run(shard: tuple[int, int, int]) -> tuple[int, Summary]:
         k, start, size = shard
-        tables = play_shard(spec, settings, start, size, 1, _rows_buffer(spec, size))
+        step = bar.update if stepwise else None
+        tables = play_shard(spec, settings, start, size, 1, _rows_buffer(spec, size), step)
         write_shard(store, spec, k, tables)
         return size, _shard_counts(tables, family, n_seats)
 
@@ -522,7 +576,7 @@ def _run_shards(
     def done(future: Future[tuple[int, Summary]]) -> None:
         size, part = future.result()
         merge_into(counts, part)
-        if bar is not None:
+        if bar is not None and not stepwise:
             bar.update(size)
 
     pool = ThreadPoolExecutor(workers, thread_name_prefix="kout-sim-shard")

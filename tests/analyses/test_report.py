@@ -219,7 +219,7 @@ def test_page_is_self_contained_and_small(kout_report: tuple[str, dict[str, Any]
 def test_every_run_has_metadata_and_a_command_that_reproduces_it(
     kout_report: tuple[str, dict[str, Any], Path], kout_run: Path, tmp_path: Path
 ):
-    text, data, out = kout_report
+    text, data, _ = kout_report
     # the runs and the report are outside the current folder: named by their own names
     meta = next(r for r in data["runs"] if r["folder"] == kout_run.name)
     assert meta["seed"] == 11 and meta["count"] == 3_000 and meta["preset"] == "kout_bo_4"

@@ -245,3 +245,19 @@ def test_summary_shows_the_reports_net_points_with_intervals_forced_bids_apart(
     if preset == "kout_bo_4":  # random bidding: a bid of 9 fails almost always, about -17.7 a hand
         nine = next(x for x in text if x.strip().startswith("9 "))
         assert -18.5 < float(nine.split()[5]) < -16.5
+
+
+@pytest.mark.parametrize("unit", ["hands", "matches"])
+def test_a_searching_shard_reports_progress_per_hand_with_the_same_rows(unit: str) -> None:
+    """A searching shard moves the progress bar every two hands (every match in a match run)
+    instead of once per shard, and its rows are those of one kernel call."""
+    players = ["ismcts:iterations=5", "heuristic"]
+    size = 5 if unit == "hands" else 2
+    spec = run.RunSpec("kout_bo_4", {}, players, 9, unit, size, size, True)
+    steps: list[int] = []
+    stepwise = run.play_shard(spec, {}, 3, size, 1, progress=steps.append)
+    whole = run.play_shard(spec, {}, 3, size, 1)
+    assert steps == ([2, 2, 1] if unit == "hands" else [1, 1])
+    assert stepwise.keys() == whole.keys()
+    for name in whole:
+        assert stepwise[name].equals(whole[name]), name
