@@ -492,6 +492,7 @@ def simulate(
         "git_revision": git_revision(),
     }
     store = Store(out)
+    fresh = not (resume and store.exists())
     _prepare(store, settings, overwrite, resume)
     counts: Summary | None = None
     try:
@@ -513,6 +514,11 @@ def simulate(
     except KeyboardInterrupt:
         done = len(complete_shards(store, spec))
         raise Interrupted(str(out), done, spec.n_shards) from None
+    except ValueError:
+        # refused input found late (an unreachable scheduler): no half-made folder stays behind
+        if fresh and not complete_shards(store, spec):
+            store.fs.rm(store.root, recursive=True)
+        raise
     meta = {**settings, "status": "complete", "seconds": round(time.perf_counter() - started, 3)}
     if counts is not None and not complete:
         # counted as the shards were played: summarize() need not read the tables again

@@ -95,11 +95,15 @@ def test_simulate_hands_mode(tmp_path: Path) -> None:
         (["simulate", "--bogus"], "No such option '--bogus'"),
     ],
 )
-def test_bad_input_is_one_line_exit_2(args: list[str], words: str) -> None:
+def test_bad_input_is_one_line_exit_2(
+    args: list[str], words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # where a default run folder (data/runs/...) would appear
     code, stdout, stderr = _run(*args)
     assert code == 2
     assert stderr.startswith("error: ") and words in stderr
     assert stderr.count("\n") == 1 and "Traceback" not in stderr + stdout
+    assert not list(tmp_path.iterdir()), "bad input left a (half-made) folder behind"
 
 
 @pytest.mark.parametrize(("text", "value"), [("1e3", 1000), ("2.5e2", 250), ("1_000", 1000)])
