@@ -298,23 +298,30 @@ def solve(record_file: str, as_json: bool) -> None:
 @main.command()
 @click.argument("record_file", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("--engine", type=click.Choice(["numba", "reference"]), default="numba")
-@click.option("--run", "run_dir", default=None, help="A run folder (with --match).")
-@click.option("--match", "match", type=int, default=None, help="Match index in the run.")
-def replay(record_file: str | None, engine: str, run_dir: str | None, match: int | None) -> None:
+@click.option("--run", "run_dir", default=None, help="A run folder (with --match or --hand).")
+@click.option("--match", "match", type=int, default=None, help="Match index in a match run.")
+@click.option("--hand", "hand", type=int, default=None, help="Hand index in a hands run.")
+def replay(
+    record_file: str | None, engine: str, run_dir: str | None, match: int | None, hand: int | None
+) -> None:
     """Replay a hand or match record (JSON file) and print the result as JSON.
 
-    With --run DIR --match K: play match K of the run again alone, print it as a match record and
-    re-check it through the reference engine (exit 1 if they differ).
+    With --run DIR --match K (a run of matches) or --run DIR --hand K (a run of --hands): play
+    match or hand K of the run again alone, print it as a record and re-check it through the
+    reference engine (exit 1 if they differ).
     """
     from . import replay_hand, replay_match
 
-    if run_dir is not None or match is not None:
-        if record_file is not None or run_dir is None or match is None:
-            _fail("give either RECORD_FILE, or --run DIR with --match K")
-        _replay_run(str(run_dir), int(match or 0))
+    if run_dir is not None or match is not None or hand is not None:
+        if record_file is not None or run_dir is None or (match is None) == (hand is None):
+            _fail("give either RECORD_FILE, or --run DIR with --match K or --hand K")
+        if hand is not None:
+            _replay_run_hand(str(run_dir), int(hand))
+        else:
+            _replay_run(str(run_dir), int(match or 0))
         return
     if record_file is None:
-        _fail("give a RECORD_FILE, or --run DIR --match K")
+        _fail("give a RECORD_FILE, or --run DIR --match K (--hand K)")
         return
     try:
         record = json.loads(Path(record_file).read_text())
@@ -330,6 +337,22 @@ def replay(record_file: str | None, engine: str, run_dir: str | None, match: int
         _fail(str(exc))
         return
     click.echo(json.dumps(result, indent=2))
+
+
+def _replay_run_hand(run_dir: str, hand: int) -> None:
+    from .sim.records import hand_record, recheck_hand
+
+    try:
+        record = hand_record(run_dir, hand)
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+        return
+    click.echo(json.dumps(record, indent=2))
+    problems = recheck_hand(run_dir, hand, record)
+    if problems:
+        click.echo("reference re-check FAILED: " + "; ".join(problems), err=True)
+        sys.exit(1)
+    click.echo(f"reference re-check: hand {hand} agrees", err=True)
 
 
 def _replay_run(run_dir: str, match: int) -> None:

@@ -9,7 +9,8 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from kout_sim import load
+from kout_sim import cards as C
+from kout_sim import load, replay_hand
 from kout_sim.cli import main
 
 
@@ -180,6 +181,31 @@ def test_replay_a_match_of_a_run_rechecks_it_in_the_reference(tmp_path: Path, pr
     assert record["match"] == 13 and len(record["hands"]) == n_hands
     code, _, stderr = _run("replay", "--run", str(out), "--match", "20")
     assert code == 2 and "0..19" in stderr
+
+
+@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4", "baloot"])
+def test_replay_a_hand_of_a_hands_run_rechecks_it_in_the_reference(
+    tmp_path: Path, preset: str
+) -> None:
+    out = tmp_path / "run"
+    args = ["simulate", "--preset", preset, "--hands", "50", "--seed", "4", "--out", str(out)]
+    assert _run(*args)[0] == 0
+    code, stdout, stderr = _run("replay", "--run", str(out), "--hand", "17")
+    assert code == 0, stderr
+    assert "reference re-check: hand 17 agrees" in stderr
+    record = json.loads(stdout)
+    row = load(out)["hands"].collect().filter(pl.col("match") == 17).row(0, named=True)
+    assert record["hand"] == 17 and record["dealer"] == row["dealer"]
+    assert record["hands"][0] == C.format_mask(row["hand_seat0"]) or preset == "baloot"
+    # the printed record replays alone to the run's points
+    result = replay_hand({k: v for k, v in record.items() if k not in ("players", "seed", "hand")})
+    assert list(result["points"]) == [row["points_team0"], row["points_team1"]]
+    code, _, stderr = _run("replay", "--run", str(out), "--hand", "50")
+    assert code == 2 and "0..49" in stderr
+    code, _, stderr = _run("replay", "--run", str(out), "--match", "1")
+    assert code == 2 and "replay --match needs a run of whole matches" in stderr
+    code, _, stderr = _run("replay", "--run", str(out), "--match", "1", "--hand", "1")
+    assert code == 2 and "--match K or --hand K" in stderr
 
 
 def test_forks_writes_the_fork_table_and_prints_the_paired_value(tmp_path: Path) -> None:
