@@ -43,8 +43,12 @@ from matplotlib.figure import Figure
 from ._common import (
     Frame,
     bidder_net_points,
+    forced_bid,
+    hand_net_points,
     has_bidder,
+    instant_hand,
     mean_table,
+    pointless_hand,
     rate_table,
     relative_seat,
     require_columns,
@@ -123,21 +127,17 @@ def prepare(hands: Frame, *, instant_value: float | None = None) -> pl.LazyFrame
     lf = hands.lazy()
     require_columns(lf, ("family", "n_seats", "preset"))
     is_baloot = pl.col("family") == "baloot"
-    n_pass = pl.col("calls").str.count_matches(r"\bpass\b").cast(pl.Int16)
-    forced = (
-        ~is_baloot
-        & (pl.col("bidder") == pl.col("dealer"))
-        & (n_pass == pl.col("n_seats").cast(pl.Int16) - 1)
-    )
-    instant = (pl.col("family") == "kout_bh") & (pl.col("contract") == 8)
-    net = bidder_net_points()
     if instant_value is None:
-        net_value = pl.when(instant).then(None).otherwise(net)
+        net_value = hand_net_points()
     else:
         value = pl.when(pl.col("made")).then(instant_value).otherwise(-instant_value)
-        net_value = pl.when(instant).then(value).otherwise(net.cast(pl.Float64))
-    gahwa = pl.col("gahwa").fill_null(False)
-    forced_joker = pl.col("forced_joker").fill_null(False)
+        net_value = (
+            pl.when(pointless_hand())
+            .then(None)
+            .when(instant_hand())
+            .then(value)
+            .otherwise(bidder_net_points().cast(pl.Float64))
+        )
     projects = pl.col("bidder_projects").fill_null([])
     best = pl.lit("none")
     for name in PROJECT_ORDER[1:]:
@@ -150,13 +150,9 @@ def prepare(hands: Frame, *, instant_value: float | None = None) -> pl.LazyFrame
             .otherwise(pl.col("contract").cast(pl.String))
             .alias("bid"),
             relative_seat("bidder").alias("seat_rel"),
-            forced.fill_null(False).alias("forced"),
+            forced_bid().alias("forced"),
             pl.col("malzoom").fill_null(False),
-            pl.when(gahwa | forced_joker)
-            .then(None)
-            .otherwise(net_value)
-            .cast(pl.Float64)
-            .alias("net_points"),
+            net_value.cast(pl.Float64).alias("net_points"),
             pl.when(is_baloot).then(best).otherwise(None).alias("best_project"),
             strength_expr(),
         )

@@ -32,6 +32,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from ._common import Z95, Frame, collect, wilson_columns
 
@@ -192,6 +193,14 @@ def joker_value(forks: Frame, measure: str = "net") -> pl.DataFrame:
     return paired_value(collect(forks).with_columns(ROLE), ["role"], measure)
 
 
+def shown_tricks(table: pl.DataFrame) -> pl.DataFrame:
+    """``table`` with its ``trick`` column (if any) numbered from 1 for the reader: the forks
+    table counts tricks from 0 (docs/data.md), the report and the figure from 1."""
+    if "trick" not in table.columns:
+        return table
+    return table.with_columns(pl.col("trick") + 1)
+
+
 def value_by(forks: Frame, column: str, measure: str = "net") -> pl.DataFrame:
     """The joker's value per role and value of ``column`` (``contract``, ``trick``,
     ``trumps_out``, ``jokers_held`` ...)."""
@@ -249,9 +258,9 @@ def figure(forks: Frame, measure: str = "net", min_n: int = 200) -> Figure:
     for ax, column, label in zip(
         axes,
         ("trick", "trumps_out", "contract"),
-        ("trick (0 = first)", "trumps still out", "contract"),
+        ("trick (1 = first)", "trumps still out", "contract"),
     ):
-        table = value_by(df, column, measure).filter(pl.col("n") >= min_n)
+        table = shown_tricks(value_by(df, column, measure)).filter(pl.col("n") >= min_n)
         for dx, role in ((-0.08, "bidding team"), (0.08, "defenders")):
             part = table.filter(pl.col("role") == role)
             if part.is_empty():
@@ -261,6 +270,7 @@ def figure(forks: Frame, measure: str = "net", min_n: int = 200) -> Figure:
             err = np.vstack([y - part["low"].to_numpy(), part["high"].to_numpy() - y])
             ax.errorbar(x, y, yerr=err, marker="o", ms=4, capsize=3, label=role)
         ax.axhline(0, color="0.6", lw=0.8)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # tricks, trumps, contracts
         ax.set_xlabel(label)
     axes[0].set_ylabel(f"joker minus other card ({measure})")
     if axes[0].get_legend_handles_labels()[0]:
@@ -520,10 +530,10 @@ def joker_section(inp: Any) -> Any:
         )
         for column, label in (
             ("contract", "contract"),
-            ("trick", "trick (0 = first)"),
+            ("trick", "trick (1 = first)"),
             ("trumps_out", "trumps still out"),
         ):
-            by = value_by(forks, column, "net")
+            by = shown_tricks(value_by(forks, column, "net"))
             section.blocks.append(
                 Table(
                     f"by_{column}",
@@ -571,7 +581,7 @@ def joker_section(inp: Any) -> Any:
                 )
                 + "."
             )
-        by_trick = value_by(forks, "trick", "net")
+        by_trick = shown_tricks(value_by(forks, "trick", "net"))
         best = _significant(by_trick, "trick", "bidding team", 200)
         if best:
             hi = best[-1]
@@ -605,7 +615,7 @@ def joker_section(inp: Any) -> Any:
                         f"hands with the forced joker lead that loses the match (n={count(r['n'])}); "
                         "shedding it removes that risk."
                     )
-        section.data["forks_runs"] = [str(r.folder) for r in runs]
+        section.data["forks_runs"] = [r.shown for r in runs]
     for run in match_runs[:1]:
         matches = forced_joker_matches(run.tables["matches"])
         holders = forced_joker_by_holder(run.tables["hands"])

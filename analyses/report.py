@@ -104,6 +104,13 @@ class Run:
     tables: dict[str, pl.LazyFrame]
     kind: str
     study: str | None = None
+    shown_as: str | None = None
+    """The folder as the report names it (:func:`shown_path`); None: ``folder`` itself."""
+
+    @property
+    def shown(self) -> str:
+        """The folder as the report shows it: never an absolute path of this machine."""
+        return self.shown_as if self.shown_as is not None else shown_path(self.folder)
 
     @property
     def preset(self) -> str:
@@ -135,8 +142,8 @@ class Run:
         """The ``kout-sim simulate`` command that writes this run again (known kinds only)."""
         if self.kind not in KNOWN_KINDS:
             cmd = self.settings.get("command")
-            return str(cmd) if cmd else None
-        return simulate_command(self.settings, self.folder)
+            return with_out(str(cmd), self.shown) if cmd else None
+        return simulate_command(self.settings, self.shown)
 
 
 def _classify(settings: dict[str, Any]) -> str:
@@ -158,7 +165,33 @@ def _generic_tables(folder: Path) -> dict[str, pl.LazyFrame]:
     }
 
 
-def open_run(folder: str | os.PathLike[str], study: str | None = None) -> Run:
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """``path`` as a report shows it: a relative path as given; an absolute one relative to the
+    current folder when it is inside it, else by its own name (relative to its parent). A report
+    names runs the way the commands that made it did, and embeds no path of the machine."""
+    p = Path(path)
+    if not p.is_absolute():
+        return os.path.normpath(p)
+    try:
+        return os.path.normpath(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return p.name or str(p)
+
+
+def with_out(command: str, folder: str) -> str:
+    """``command`` (a shell command) with the value of its ``--out`` replaced by ``folder``."""
+    try:
+        args = shlex.split(command)
+    except ValueError:
+        return command
+    if "--out" in args[:-1]:
+        args[args.index("--out") + 1] = folder
+    return shlex.join(args)
+
+
+def open_run(
+    folder: str | os.PathLike[str], study: str | None = None, shown: str | None = None
+) -> Run:
     """A run folder as a :class:`Run` (``ValueError`` if it is not a complete run)."""
     path = Path(folder)
     try:
@@ -174,7 +207,7 @@ def open_run(folder: str | os.PathLike[str], study: str | None = None) -> Run:
         raise ValueError(f"run {path}: run.json names no preset")
     kind = _classify(settings)
     tables = load_run(path) if kind in KNOWN_KINDS else _generic_tables(path)
-    return Run(path, settings, tables, kind, study)
+    return Run(path, settings, tables, kind, study, shown)
 
 
 def expand(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Run], list[dict[str, Any]]]:
@@ -187,29 +220,34 @@ def expand(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Run], list[dic
     studies: list[dict[str, Any]] = []
     seen: set[Path] = set()
 
-    def add(folder: Path, study: str | None) -> None:
+    def add(folder: Path, study: str | None, shown: str) -> None:
         key = folder.resolve()
         if key not in seen:
             seen.add(key)
-            runs.append(open_run(folder, study))
+            runs.append(open_run(folder, study, shown))
 
     for given in paths:
         path = Path(given)
         if not path.is_dir():
             raise ValueError(f"{path} is not a folder")
+        shown = shown_path(path)
         if (path / "study.json").exists():
             meta = json.loads((path / "study.json").read_text())
-            studies.append({**meta, "folder": str(path)})
+            command = meta.get("command")
+            studies.append(
+                {**meta, "folder": shown, "command": with_out(command, shown) if command else None}
+            )
             for entry in meta.get("runs", []):
-                add(path / entry["path"], ",".join(entry.get("studies", [])) or None)
+                study = ",".join(entry.get("studies", [])) or None
+                add(path / entry["path"], study, os.path.join(shown, entry["path"]))
         elif (path / "run.json").exists():
-            add(path, None)
+            add(path, None, shown)
         else:
             subs = sorted(p for p in path.iterdir() if (p / "run.json").exists())
             if not subs:
                 raise ValueError(f"{path} is neither a run folder nor a study folder")
             for sub in subs:
-                add(sub, None)
+                add(sub, None, os.path.join(shown, sub.name))
     if not runs:
         raise ValueError("no runs given")
     return runs, studies
@@ -239,7 +277,7 @@ class ReportInput:
         """Group ``runs`` by kind; ``ValueError`` if they mix presets."""
         presets = sorted({r.preset for r in runs})
         if len(presets) != 1:
-            listing = "; ".join(f"{r.folder}: {r.preset}" for r in runs)
+            listing = "; ".join(f"{r.shown}: {r.preset}" for r in runs)
             raise ValueError(
                 f"the runs mix presets ({', '.join(presets)}): a report covers one preset "
                 f"({listing})"
@@ -270,7 +308,7 @@ class ReportInput:
         if len(configs) > 1:
             raise ValueError(
                 "the hand runs differ in players or options ("
-                + ", ".join(str(r.folder) for r in chosen)
+                + ", ".join(r.shown for r in chosen)
                 + "); report one configuration at a time"
             )
         frames = [r.tables["hands"] for r in chosen]
@@ -445,7 +483,7 @@ def seat_label(rel: int, n_seats: int) -> str:
 
 
 def _runs_text(runs: Sequence[Run]) -> str:
-    return ", ".join(str(r.folder) for r in runs)
+    return ", ".join(r.shown for r in runs)
 
 
 # ------------------------------------------------------------------------------ bid success
@@ -1311,8 +1349,8 @@ def report_command(paths: Sequence[str | os.PathLike[str]], out: str, title: str
     """The ``kout-sim report`` command for these arguments."""
     args = ["kout-sim", "report"]
     for p in paths:
-        args += ["--run", str(p)]
-    args += ["--out", str(out)]
+        args += ["--run", shown_path(p)]
+    args += ["--out", shown_path(out)]
     if title:
         args += ["--title", title]
     return shlex.join(args)
@@ -1323,7 +1361,7 @@ def run_metadata(run: Run) -> dict[str, Any]:
     s = run.settings
     family = str(s.get("family", ""))
     return {
-        "folder": str(run.folder),
+        "folder": run.shown,
         "kind": run.kind,
         "study": run.study,
         "preset": s.get("preset"),

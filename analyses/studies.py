@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import kout_sim
+from kout_sim.sim.batch import check_count, check_seed
 
 from . import load_extensions
 
@@ -257,9 +258,13 @@ def plan_study(name: str, args: StudyArgs) -> list[RunPlan]:
     return list(plans.values())
 
 
+MAX_SEED_OFFSET = 3
+"""The largest offset a study adds to its seed (``joker-lead``: +3)."""
+
+
 def _positive(name: str, value: int | None) -> None:
-    if value is not None and (isinstance(value, bool) or value < 1):
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    if value is not None:
+        check_count(name, value)
 
 
 def study_command(
@@ -340,8 +345,9 @@ def run_study(
     from .report import simulate_command
 
     rules = kout_sim.get_rules(preset)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    check_seed(seed)
+    # every run's seed (the study seed plus its offset) must be valid too, before any run starts
+    check_seed(seed + MAX_SEED_OFFSET, f"seed + {MAX_SEED_OFFSET} (the joker-lead study's seed)")
     _positive("hands", hands)
     _positive("matches", matches)
     args = StudyArgs(

@@ -17,7 +17,10 @@ from . import __version__
 from .engine import layout as L
 from .players import Lineup
 from .rules import Rules, get_rules
-from .sim.batch import check_workers, lineup_of, new_rows, play_hands
+from .sim.batch import check_seed, check_workers, lineup_of, new_rows, play_hands
+
+MAX_BENCH_HANDS = 20_000_000
+"""The most hands one bench repeat plays: its result rows (10 GB at this size) are held at once."""
 
 
 def bench(
@@ -37,8 +40,14 @@ def bench(
     if any(spec.name == "ismcts" for spec in lineup.seats):
         return bench_search(rules, lineup, positions=repeats * 4, seed=seed)
     workers = check_workers(workers)
-    if hands < 1 or repeats < 1:
-        raise ValueError("hands and repeats must be positive")
+    check_seed(seed)
+    if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_BENCH_HANDS:
+        raise ValueError(
+            f"hands must be an integer in 1..{MAX_BENCH_HANDS:,} (every hand of a repeat is held "
+            f"in memory, {L.R_SIZE * 8} bytes each), got {hands!r}"
+        )
+    if repeats < 1:
+        raise ValueError("repeats must be positive")
     play_hands(rules, 1000, seed, lineup, workers=workers)  # compile (or load the cache) first
     rows = new_rows(hands)  # one result buffer, written every repeat
     play_hands(rules, hands, seed, lineup, workers=workers, out=rows)  # warm-up pass

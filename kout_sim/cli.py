@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,7 +34,59 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Count(click.ParamType):
+    """A count of matches or hands: an integer, with ``_`` or ``,`` between digit groups or in
+    exponent notation (``1e6``, ``2.5e5``) when that is a whole number. The range (1..10^10) is
+    checked by the command, so Python callers get the same message."""
+
+    name = "count"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip().replace("_", "").replace(",", "")
+        try:
+            number = Decimal(text)
+        except InvalidOperation:
+            number = Decimal("NaN")
+        if not number.is_finite() or number != number.to_integral_value():
+            self.fail(f"{value!r} is not a whole number", param, ctx)
+        return int(number)
+
+
+COUNT = Count()
+
+
+class _Group(click.Group):
+    """The command group: a usage error (a value click cannot convert, an unknown option) is one
+    ``error:`` line and exit status 2, as every other bad input."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        call = dict(args=args, prog_name=prog_name, complete_var=complete_var, **extra)
+        if not standalone_mode:
+            return super().main(standalone_mode=False, **call)
+        try:
+            code = super().main(standalone_mode=False, **call)
+        except click.UsageError as exc:
+            where = f" (see {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
+            _fail(" ".join(exc.format_message().split()) + where)
+        except click.Abort:
+            click.echo("aborted", err=True)
+            sys.exit(130)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kout-sim")
 def main() -> None:
     """Monte-Carlo simulation of Gulf partnership trick-taking card games (Kout Bo, ...)."""
@@ -49,9 +103,19 @@ def main() -> None:
     "per seat [heuristic; `--players random` for uniformly random calls and cards]. See "
     "`kout-sim players`.",
 )
-@click.option("--matches", type=int, default=10_000, show_default=True, help="Whole matches.")
-@click.option("--hands", type=int, default=None, help="Play N independent hands instead.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
+@click.option(
+    "--matches",
+    type=COUNT,
+    default=None,
+    help="Whole matches, at most 10^10 (1e6 is accepted) [10,000].",
+)
+@click.option(
+    "--hands",
+    type=COUNT,
+    default=None,
+    help="Play N independent hands instead (not with --matches).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Run seed, 0 .. 2^63-1.")
 @click.option("--out", type=click.Path(), default=None, help="Run folder [data/runs/...].")
 @click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
 @click.option("--actions", is_flag=True, help="Also write one row per decision (actions table).")
@@ -72,7 +136,7 @@ def simulate(
     preset: str,
     option: tuple[str, ...],
     players: tuple[str, ...],
-    matches: int,
+    matches: int | None,
     hands: int | None,
     seed: int,
     out: str | None,
@@ -83,9 +147,13 @@ def simulate(
     resume: bool,
     overwrite: bool,
 ) -> None:
-    """Play matches (or hands), write parquet shards, print bid success by contract."""
+    """Play matches (or hands), write parquet shards, print bid success by contract.
+
+    Ctrl-C stops the run after the shards being played are written, and prints the command that
+    finishes it (--resume)."""
     from .sim import simulate as run_simulation
     from .sim import summarize
+    from .sim.run import Interrupted
 
     try:
         folder = run_simulation(
@@ -103,6 +171,19 @@ def simulate(
             overwrite=overwrite,
             resume=resume,
         )
+    except Interrupted as stop:
+        args = ["kout-sim", "simulate", "--preset", preset]
+        for pair in option:
+            args += ["--option", pair]
+        for spec in players:
+            args += ["--players", spec]
+        args += ["--hands", str(hands)] if hands is not None else []
+        args += ["--matches", str(matches)] if matches is not None else []
+        args += ["--seed", str(seed), "--out", stop.out]
+        args += ["--actions"] * actions + ["--solve"] * solve
+        args += ["--scheduler", scheduler] if scheduler else []
+        click.echo(f"{stop}; the rest is played by:\n  {shlex.join([*args, '--resume'])}", err=True)
+        sys.exit(130)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
         return
@@ -115,7 +196,7 @@ def simulate(
     "--players", default="random", show_default=True, metavar="SPEC", help="Player of every seat."
 )
 @click.option("--workers", type=int, default=1, show_default=True, help="Threads.")
-@click.option("--hands", type=int, default=2_000_000, show_default=True, help="Hands a repeat.")
+@click.option("--hands", type=COUNT, default=2_000_000, show_default=True, help="Hands a repeat.")
 @click.option("--repeats", type=int, default=5, show_default=True, help="Repeats (median).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--reference", is_flag=True, help="Also time the reference engine; report speedup.")
@@ -237,23 +318,30 @@ def solve(record_file: str, par_table: bool, as_json: bool) -> None:
 @main.command()
 @click.argument("record_file", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("--engine", type=click.Choice(["numba", "reference"]), default="numba")
-@click.option("--run", "run_dir", default=None, help="A run folder (with --match).")
-@click.option("--match", "match", type=int, default=None, help="Match index in the run.")
-def replay(record_file: str | None, engine: str, run_dir: str | None, match: int | None) -> None:
+@click.option("--run", "run_dir", default=None, help="A run folder (with --match or --hand).")
+@click.option("--match", "match", type=int, default=None, help="Match index in a match run.")
+@click.option("--hand", "hand", type=int, default=None, help="Hand index in a hands run.")
+def replay(
+    record_file: str | None, engine: str, run_dir: str | None, match: int | None, hand: int | None
+) -> None:
     """Replay a hand or match record (JSON file) and print the result as JSON.
 
-    With --run DIR --match K: play match K of the run again alone, print it as a match record and
-    re-check it through the reference engine (exit 1 if they differ).
+    With --run DIR --match K (a run of matches) or --run DIR --hand K (a run of --hands): play
+    match or hand K of the run again alone, print it as a record and re-check it through the
+    reference engine (exit 1 if they differ).
     """
     from . import replay_hand, replay_match
 
-    if run_dir is not None or match is not None:
-        if record_file is not None or run_dir is None or match is None:
-            _fail("give either RECORD_FILE, or --run DIR with --match K")
-        _replay_run(str(run_dir), int(match or 0))
+    if run_dir is not None or match is not None or hand is not None:
+        if record_file is not None or run_dir is None or (match is None) == (hand is None):
+            _fail("give either RECORD_FILE, or --run DIR with --match K or --hand K")
+        if hand is not None:
+            _replay_run_hand(str(run_dir), int(hand))
+        else:
+            _replay_run(str(run_dir), int(match or 0))
         return
     if record_file is None:
-        _fail("give a RECORD_FILE, or --run DIR --match K")
+        _fail("give a RECORD_FILE, or --run DIR --match K (--hand K)")
         return
     try:
         record = json.loads(Path(record_file).read_text())
@@ -269,6 +357,22 @@ def replay(record_file: str | None, engine: str, run_dir: str | None, match: int
         _fail(str(exc))
         return
     click.echo(json.dumps(result, indent=2))
+
+
+def _replay_run_hand(run_dir: str, hand: int) -> None:
+    from .sim.records import hand_record, recheck_hand
+
+    try:
+        record = hand_record(run_dir, hand)
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+        return
+    click.echo(json.dumps(record, indent=2))
+    problems = recheck_hand(run_dir, hand, record)
+    if problems:
+        click.echo("reference re-check FAILED: " + "; ".join(problems), err=True)
+        sys.exit(1)
+    click.echo(f"reference re-check: hand {hand} agrees", err=True)
 
 
 def _replay_run(run_dir: str, match: int) -> None:
@@ -292,34 +396,43 @@ def _replay_run(run_dir: str, match: int) -> None:
 @click.option("--option", "option", multiple=True, metavar="KEY=VALUE", help="Preset option.")
 @click.option("--team-a", required=True, metavar="SPEC", help="Player of team A's seats.")
 @click.option("--team-b", required=True, metavar="SPEC", help="Player of team B's seats.")
-@click.option("--matches", type=int, default=1_000, show_default=True, help="Deal sequences.")
-@click.option("--hands", type=int, default=None, help="Duel on N independent hands instead.")
+@click.option("--matches", type=COUNT, default=None, help="Deal sequences [1,000].")
+@click.option(
+    "--hands",
+    type=COUNT,
+    default=None,
+    help="Duel on N independent hands instead (not with --matches).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
 @click.option("--out", type=click.Path(), default=None, help="Duel folder [data/duels/...].")
 @click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing duel folder.")
+@click.option("--resume", is_flag=True, help="Finish an interrupted duel (same settings).")
 def duel(
     preset: str,
     option: tuple[str, ...],
     team_a: str,
     team_b: str,
-    matches: int,
+    matches: int | None,
     hands: int | None,
     seed: int,
     out: str | None,
     workers: int | None,
     as_json: bool,
     overwrite: bool,
+    resume: bool,
 ) -> None:
     """Duplicate duel: every deal sequence played twice with the teams exchanged.
 
     Reports team A's match win rate and point margin per hand with 95% intervals, the variance
     reduction of the pairing, and bid success by contract per side; the runs and duel.json go
-    under --out.
+    under --out. With a searching player (ismcts) it first says how long it will take; Ctrl-C
+    stops it after the shards being played and prints the command that finishes it (--resume).
     """
     from .sim.duel import _jsonable, report
     from .sim.duel import duel as run_duel
+    from .sim.run import Interrupted
 
     try:
         result = run_duel(
@@ -333,7 +446,19 @@ def duel(
             out=out,
             workers=workers,
             overwrite=overwrite,
+            resume=resume,
+            log=lambda line: click.echo(line, err=True),
         )
+    except Interrupted as stop:
+        folder = stop.out.rsplit("/", 1)[0]  # the duel folder of the interrupted ab/ or ba/ run
+        args = ["kout-sim", "duel", "--preset", preset, "--team-a", team_a, "--team-b", team_b]
+        for pair in option:
+            args += ["--option", pair]
+        args += ["--hands", str(hands)] if hands is not None else []
+        args += ["--matches", str(matches)] if matches is not None else []
+        args += ["--seed", str(seed), "--out", folder, "--resume"]
+        click.echo(f"{stop}; the rest is played by:\n  {shlex.join(args)}", err=True)
+        sys.exit(130)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
         return
@@ -399,10 +524,10 @@ def report(runs: tuple[str, ...], out: str | None, title: str | None) -> None:
     help="Line-up of every run instead of the study's (as in simulate; match-length: the "
     "stronger team first).",
 )
-@click.option("--hands", type=int, default=None, help="Independent hands [1,000,000].")
+@click.option("--hands", type=COUNT, default=None, help="Independent hands [1,000,000].")
 @click.option(
     "--matches",
-    type=int,
+    type=COUNT,
     default=None,
     help="Whole matches [seats 20,000; match-length 4,000 per target].",
 )
@@ -467,7 +592,7 @@ def study(
     metavar="SPEC",
     help="Players (random or heuristic), as for simulate [heuristic].",
 )
-@click.option("--hands", type=int, default=1_000_000, show_default=True, help="Hands to fork.")
+@click.option("--hands", type=COUNT, default=1_000_000, show_default=True, help="Hands to fork.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
 @click.option("--out", type=click.Path(), required=True, help="Run folder to write.")
 @click.option(
@@ -550,6 +675,7 @@ def presets() -> None:
     """List the presets and their options."""
     from .rules import PRESETS
 
+    click.echo("Rule numbers refer to the rule book docs/RULES.md.")
     for name, preset in sorted(PRESETS.items()):
         click.echo(f"{name}: {preset.title}")
         for opt in preset.options.values():

@@ -22,13 +22,30 @@ class IllegalAction(ValueError):
         The action as given.
     legal : list
         The legal actions at that point.
+
+    trick : int or None
+        The trick of a card play, numbered from 1 (None for a call).
+    reason : str or None
+        Why the rules forbid it, citing RULES.md, when it can be told.
     """
 
-    def __init__(self, index: str, seat: int, action: Any, legal: list[Any]) -> None:
+    def __init__(
+        self,
+        index: str,
+        seat: int,
+        action: Any,
+        legal: list[Any],
+        *,
+        trick: int | None = None,
+        reason: str | None = None,
+    ) -> None:
         self.index = index
         self.seat = seat
         self.action = action
         self.legal = legal
+        self.trick = trick
+        self.reason = reason
+        why = f": {reason}" if reason else ""
         super().__init__(
-            f"illegal action at {index}: seat {seat} cannot play {action!r}; legal: {legal!r}"
+            f"illegal action at {index}: seat {seat} cannot play {action!r}{why}; legal: {legal!r}"
         )

@@ -236,12 +236,100 @@ def _list_field(record: Mapping[str, Any], key: str, where: str) -> list[Any]:
     return value
 
 
-def _act(hand: HandEngine, action: Action, index: str, n_action: int) -> int:
-    """Apply one recorded action after checking it against the legal set; the next action index."""
+def _suit(card: str) -> str | None:
+    """The suit letter of a card text; None for a joker."""
+    return None if card in ("RJ", "BJ", "JK") else card[-1]
+
+
+_FOLLOW_RULE = {"kout_bo": "1.5", "kout_bh": "2.6", "baloot": "3.4.1"}
+
+
+def _card_reason(
+    family: str, seat: int, card: str, dealt: list[set[str]], plays: list[str], legal: list[Any]
+) -> str | None:
+    """Why ``seat`` may not play ``card`` after ``plays`` (the cards played so far in the hand,
+    tricks of ``len(dealt)`` cards), told from the cards alone (RULES.md numbers cited)."""
+    n = len(dealt)
+    if card in plays:
+        return f"{card} was already played (plays[{plays.index(card)}])"
+    if card not in dealt[seat]:
+        holder = next((s for s, cards in enumerate(dealt) if card in cards), None)
+        return f"seat {seat} does not hold {card}" + (
+            f" (seat {holder} does)" if holder is not None else ""
+        )
+    trick = plays[len(plays) - len(plays) % n :]
+    others = {_suit(c) for c in legal if isinstance(c, str) and _suit(c) is not None}
+    if not trick:
+        if _suit(card) is None:
+            return {
+                "kout_bo": "a joker may be led only by the bidding team at 9 (RJ also at 8), or "
+                "by anyone once the trump A, K, Q and J are out (RULES.md 1.6)",
+                "kout_bh": "the joker may not be led while its holder has another card "
+                "(RULES.md 2.8)",
+            }.get(family)
+        if family == "baloot" and _suit(card) not in others:
+            return "the hand is closed: no trump lead while holding another suit (RULES.md 3.3.1)"
+        return None
+    led = trick[0]
+    if len(others) == 1:
+        (must,) = others
+        if _suit(card) == must:
+            return "a higher trump must be played when able (RULES.md 3.4.2, 3.4.3)"
+        if _suit(led) is None and family == "kout_bo":
+            return f"after a joker lead, trump ({must}) must be played while held (RULES.md 1.7)"
+        if must == _suit(led) or (_suit(led) is None and family != "kout_bo"):
+            rule = _FOLLOW_RULE[family]
+            return f"the led suit ({must}) must be followed while held (RULES.md {rule})"
+        if family == "baloot":
+            return (
+                f"void in the led suit {_suit(led)}, trump ({must}) must be played while the "
+                "partner is not winning the trick (RULES.md 3.4.2)"
+            )
+    return None
+
+
+def _call_reason(family: str, action: Action, legal: list[Any]) -> str | None:
+    """Why a Kout call is not legal, when it can be told."""
+    if family == "baloot":
+        return None
+    bids = [a for a in legal if isinstance(a, int)]
+    if action == "pass" and bids and "pass" not in legal:
+        rule = "1.3" if family == "kout_bo" else "2.3"
+        return f"every other seat passed, so the dealer must bid (RULES.md {rule})"
+    if isinstance(action, int) and bids and action < min(bids):
+        return f"a bid must be above the standing bid ({min(bids) - 1})"
+    if isinstance(action, str) and len(action) == 1 and family == "kout_bh":
+        return "the bidder names a suit he holds at least one card of (RULES.md 2.4)"
+    return None
+
+
+def _act(
+    hand: HandEngine,
+    action: Action,
+    index: str,
+    n_action: int,
+    family: str,
+    cards: tuple[list[set[str]], list[str]] | None = None,
+) -> int:
+    """Apply one recorded action after checking it against the legal set; the next action index.
+
+    ``cards`` (a card play): every seat's dealt cards and the cards played before it, to say
+    which trick it is (from 1) and why the card is refused."""
     legal = hand.legal_actions()
     if action not in legal:
         seat = hand.to_act if hand.to_act is not None else -1
-        raise IllegalAction(f"{index} (action {n_action})", seat, action, legal)
+        trick, reason = None, None
+        where = f"{index} (action {n_action})"
+        if cards is not None and isinstance(action, str):
+            dealt, played = cards
+            trick = len(played) // len(dealt) + 1
+            place = len(played) % len(dealt) + 1
+            where = f"{index} (action {n_action}; trick {trick}, card {place})"
+            if seat >= 0:
+                reason = _card_reason(family, seat, action, dealt, played, legal)
+        elif seat >= 0:
+            reason = _call_reason(family, action, legal)
+        raise IllegalAction(where, seat, action, legal, trick=trick, reason=reason)
     hand.apply(action)
     return n_action + 1
 
@@ -270,10 +358,13 @@ def _run_hand(
     trump = record.get("trump")
     hand = engine.new_hand(rules, dealer, Deal(hands))
     n_action = 0
+    dealt = [set(h) for h in hands]
+    played: list[str] = []
 
-    def act(action: Action, index: str) -> None:
+    def act(action: Action, index: str, card: bool = False) -> None:
         nonlocal n_action
-        n_action = _act(hand, action, f"{prefix}{index}", n_action)
+        cards = (dealt, played) if card else None
+        n_action = _act(hand, action, f"{prefix}{index}", n_action, rules.preset.family, cards)
 
     for i, raw in enumerate(calls):
         call = _norm_call(raw, f"{where}.calls[{i}]")
@@ -297,7 +388,8 @@ def _run_hand(
         if hand.phase != "play":
             missing = "the auction is not complete" if hand.phase == "auction" else "no trump"
             raise InvalidRecord(f"{where}.plays given but {missing}")
-        act(card, f"plays[{i}]")
+        act(card, f"plays[{i}]", card=True)
+        played.append(card)
     return hand
 
 
@@ -346,10 +438,17 @@ def _run_baloot_hand(
     plays = _list_field(record, "plays", where)
     hand = engine.new_hand(rules, dealer, Deal(hands, C.format_card(face_up), match_score))
     n_action = 0
+    # every seat's eight cards (the completion gives three more; the face-up card is in it)
+    dealt = [set(h) | set(completion[s] if completion else []) for s, h in enumerate(hands)]
+    for s in range(4):
+        if completion and len(completion[s]) == 2:  # this seat took the face-up card
+            dealt[s].add(C.format_card(face_up))
+    played: list[str] = []
 
-    def act(action: Action, index: str) -> None:
+    def act(action: Action, index: str, card: bool = False) -> None:
         nonlocal n_action
-        n_action = _act(hand, action, f"{prefix}{index}", n_action)
+        cards = (dealt, played) if card else None
+        n_action = _act(hand, action, f"{prefix}{index}", n_action, "baloot", cards)
 
     def complete(before: str) -> None:
         if completion is None:
@@ -382,7 +481,8 @@ def _run_baloot_hand(
             raise InvalidRecord(f"{where}.plays[{i}] = {raw!r}: the hand ended after {i} plays")
         if hand.phase != "play":
             raise InvalidRecord(f"{where}.plays given but the {hand.phase} is not complete")
-        act(card, f"plays[{i}]")
+        act(card, f"plays[{i}]", card=True)
+        played.append(card)
     return hand
 
 

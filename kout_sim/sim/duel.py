@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,19 @@ import polars as pl
 
 from ..rules import get_rules
 from ..stats import wilson
-from .batch import lineup_of
-from .run import Store, load, simulate
+from .batch import (
+    check_count,
+    check_seed,
+    check_workers,
+    lineup_of,
+    play_hands,
+    play_matches,
+    prepare,
+)
+from .run import SHARD_SEARCH_HANDS, SHARD_SEARCH_MATCHES, Store, load, simulate
+
+DEFAULT_DUEL_MATCHES = 1_000
+"""Deal sequences a duel plays when given neither ``matches`` nor ``hands``."""
 
 
 @dataclass(frozen=True)
@@ -116,28 +128,95 @@ def analyse(ab: str | os.PathLike[str], ba: str | os.PathLike[str]) -> dict[str,
     return out
 
 
+PROBE_SECONDS = 2.0
+"""How long :func:`estimate` plays at most (after the first match or pair of hands) to time a
+searching duel."""
+
+
+def estimate(
+    preset: str,
+    players: list[str],
+    unit: str,
+    count: int,
+    seed: int,
+    workers: int,
+    options: dict[str, Any] | None = None,
+) -> dict[str, float]:
+    """How long the two runs of a duel will take: one match at a time (two hands at a time) of
+    the line-up ``players`` is played on one core until :data:`PROBE_SECONDS` have passed (at
+    most 3 matches or 8 hands; after the compile, which :func:`prepare` announces), and the time
+    per match (hand) is scaled to ``2 * count`` over the workers the shards can keep busy.
+    Returns ``seconds`` (the estimate), ``per_unit`` and ``parallel``."""
+    rules = get_rules(preset, options)
+    prepare(rules, players, unit)
+    played, started = 0, time.perf_counter()
+    while played < (3 if unit == "matches" else 8):
+        if unit == "matches":
+            play_matches(rules, 1, seed, players, first=played, workers=1)
+            played += 1
+        else:
+            play_hands(rules, 2, seed, players, first=played, workers=1)
+            played += 2
+        if time.perf_counter() - started >= PROBE_SECONDS:
+            break
+    per_unit = (time.perf_counter() - started) / played
+    shard = SHARD_SEARCH_MATCHES if unit == "matches" else SHARD_SEARCH_HANDS
+    parallel = max(1, min(workers, -(-count // shard)))
+    return {"seconds": 2 * count * per_unit / parallel, "per_unit": per_unit, "parallel": parallel}
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def duel(
     preset: str,
     team_a: str,
     team_b: str,
     *,
     options: dict[str, Any] | None = None,
-    matches: int | None = 1_000,
+    matches: int | None = None,
     hands: int | None = None,
     seed: int = 0,
     out: str | os.PathLike[str] | None = None,
     workers: int | None = None,
     overwrite: bool = False,
     resume: bool = False,
+    log: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Play the duplicate duel and return its statistics (runs under ``out/ab`` and ``out/ba``)."""
+    """Play the duplicate duel and return its statistics (runs under ``out/ab`` and ``out/ba``).
+
+    ``matches`` deal sequences (default 1,000) or ``hands`` independent hands: one, not both.
+    ``log``: when a seat searches (ISMCTS, thousands of times slower than the heuristic), it is
+    given one line with the estimated time (:func:`estimate`) before the play starts."""
     rules = get_rules(preset, options)
+    if hands is not None and matches is not None:
+        raise ValueError("give either matches or hands, not both")
+    if hands is None and matches is None:
+        matches = DEFAULT_DUEL_MATCHES
     a = lineup_of(rules, team_a).seats[0]
     b = lineup_of(rules, team_b).seats[0]
     if out is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         out = Path("data") / "duels" / f"{preset}-seed{seed}-{stamp}"
     base = str(out).rstrip("/")
+    unit = "hands" if hands is not None else "matches"
+    count = check_count(unit, hands if hands is not None else matches)
+    check_seed(seed)
+    searching = any(seat.name == "ismcts" for seat in (a, b))
+    if log is not None and searching:
+        cores = check_workers(workers)
+        guess = estimate(preset, [str(a), str(b)], unit, count, seed, cores, options)
+        log(
+            f"duel: 2 x {count:,} {unit} of {rules.name} ({a} vs {b}), a searching seat: about "
+            f"{_duration(guess['seconds'])} on {guess['parallel']} worker(s) "
+            f"({guess['per_unit']:.2f} s a {'hand' if unit == 'hands' else 'match'} on one core); "
+            "Ctrl-C stops it resumably"
+        )
     common: dict[str, Any] = dict(
         options=options,
         matches=matches,

@@ -28,7 +28,7 @@ from ..engine import fork as FK
 from ..engine import layout as L
 from ..players.kinds import KIND_ISMCTS
 from ..rules import Rules, get_rules
-from .batch import Players, check_workers, lineup_of
+from .batch import Players, check_count, check_seed, check_workers, lineup_of
 from .run import Store, git_revision
 
 FORK_CHUNK = 20_000  # hands per kernel call: 60 MB of fork records
@@ -93,8 +93,8 @@ def fork_records(
 ) -> np.ndarray:
     """The raw fork records (int64[n_forks, F_SIZE]) of hands ``first .. first + n_hands``."""
     kinds, params = _check(rules, players)
-    if isinstance(n_hands, bool) or not isinstance(n_hands, int) or n_hands < 1:
-        raise ValueError(f"hands must be a positive integer, got {n_hands!r}")
+    check_count("hands", n_hands)
+    check_seed(seed)
     workers = check_workers(workers)
     if lead_only is None:
         lead_only = default_lead_only(rules)
@@ -246,6 +246,10 @@ def write_forks(
     fork, the columns of :func:`fork_table`, the settings as parquet metadata)."""
     rules = get_rules(preset, options)
     lineup = lineup_of(rules, players)
+    # bad input is refused before an existing folder is replaced
+    check_count("hands", hands)
+    check_seed(seed)
+    check_workers(workers)
     if lead_only is None:
         lead_only = default_lead_only(rules)
     store = Store(out)

@@ -17,7 +17,7 @@ from .. import cards as C
 from ..engine import layout as L
 from ..engine.step import decode_action
 from ..rules import get_rules
-from .batch import play_matches
+from .batch import play_hands, play_matches
 from .run import Store, load
 
 
@@ -74,6 +74,50 @@ def match_record(run: str | os.PathLike[str], match: int) -> dict[str, Any]:
             for h in range(len(hand_rows))
         ],
     }
+
+
+def hand_record(run: str | os.PathLike[str], hand: int) -> dict[str, Any]:
+    """Hand ``hand`` of a hands run (``--hands``), played again alone, as a hand record."""
+    meta = Store(run).read_json("run.json")
+    if meta.get("unit") != "hands":
+        raise ValueError(f"{run} is a matches run; replay --hand needs a run of independent hands")
+    if isinstance(hand, bool) or not isinstance(hand, int) or not 0 <= hand < meta["count"]:
+        raise ValueError(f"hand must be an index 0..{meta['count'] - 1}, got {hand!r}")
+    rules = get_rules(meta["preset"], meta["options"])
+    trace = np.zeros((1, L.MAX_ACTIONS), np.int32)
+    rows = play_hands(rules, 1, meta["seed"], meta["players"], first=hand, workers=1, trace=trace)
+    baloot = rules.preset.family == "baloot"
+    record = _hand_record(rows[0], trace[0], rules.n_players, baloot)
+    return {
+        "rules": rules.name,
+        "options": dict(rules.options),
+        **record,
+        "players": meta["players"],
+        "seed": meta["seed"],
+        "hand": hand,
+    }
+
+
+def recheck_hand(run: str | os.PathLike[str], hand: int, record: dict[str, Any]) -> list[str]:
+    """Replay a hand record of :func:`hand_record` through the reference engine; the differences
+    from the run's row of that hand."""
+    from ..replay import replay_hand
+
+    ref = replay_hand(
+        {k: v for k, v in record.items() if k not in ("players", "seed", "hand")},
+        engine="reference",
+    )
+    row = load(run)["hands"].filter(pl.col("match") == hand).collect()
+    if len(row) != 1:
+        return [f"the run has {len(row)} rows for hand {hand}"]
+    mine = row.row(0, named=True)
+    problems = []
+    points = [mine["points_team0"], mine["points_team1"]]
+    if list(ref["points"]) != points:
+        problems.append(f"points {ref['points']} vs run {points}")
+    if "".join(str(w) for w in ref["trick_winners"]) != mine["trick_winners"]:
+        problems.append("trick winners differ")
+    return problems
 
 
 def recheck(run: str | os.PathLike[str], match: int, record: dict[str, Any]) -> list[str]:

@@ -20,9 +20,11 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +38,11 @@ from .. import __version__
 from ..engine import layout as L
 from ..io.schema import actions_table, hands_table, matches_table
 from ..rules import Rules, get_rules
+from ..stats import wilson
 from .batch import (
     Players,
+    check_count,
+    check_seed,
     check_workers,
     lineup_of,
     new_rows,
@@ -93,10 +98,18 @@ def git_revision() -> str | None:
     return out.stdout.strip() or None if out.returncode == 0 else None
 
 
-def _count(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return value
+DEFAULT_MATCHES = 10_000
+"""What ``simulate`` plays when given neither ``matches`` nor ``hands``."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C (SIGINT): the shards already running were finished and written,
+    the queued ones cancelled. ``out``: the run folder; ``done`` of ``total`` shards are complete,
+    and ``resume=True`` (``--resume``) plays the rest."""
+
+    def __init__(self, out: str, done: int, total: int) -> None:
+        super().__init__(f"interrupted: {done:,} of {total:,} shards of {out} are complete")
+        self.out, self.done, self.total = out, done, total
 
 
 @dataclass(frozen=True)
@@ -117,10 +130,22 @@ class RunSpec:
     def rules(self) -> Rules:
         return get_rules(self.preset, self.options)
 
-    def shards(self) -> Iterator[tuple[int, int, int]]:
-        """(shard k, first index, size) of every shard."""
-        for k, start in enumerate(range(0, self.count, self.shard_size)):
-            yield k, start, min(self.shard_size, self.count - start)
+    @property
+    def n_shards(self) -> int:
+        return -(-self.count // self.shard_size)
+
+    def shard(self, k: int) -> tuple[int, int, int]:
+        """(k, first index, size) of shard ``k``."""
+        start = k * self.shard_size
+        return k, start, min(self.shard_size, self.count - start)
+
+    def shards(self, skip: Iterable[int] = ()) -> Iterator[tuple[int, int, int]]:
+        """(shard k, first index, size) of every shard but those of ``skip``, one at a time (a
+        run of ten billion hands has 40,000 shards; none is built before it is played)."""
+        skipped = set(skip)
+        for k in range(self.n_shards):
+            if k not in skipped:
+                yield self.shard(k)
 
     @property
     def marker(self) -> str:
@@ -202,6 +227,17 @@ class Store:
         return table, f"part-{k:05d}.parquet"
 
 
+def complete_shards(store: Store, spec: RunSpec) -> set[int]:
+    """The shards of a run folder whose marker file is in place (one listing of the folder)."""
+    done = set()
+    for path in store.fs.glob(store.path(spec.marker, "part-*.parquet")):
+        name = str(path).rsplit("/", 1)[-1]
+        number = name.removeprefix("part-").removesuffix(".parquet")
+        if number.isdigit() and int(number) < spec.n_shards:
+            done.add(int(number))
+    return done
+
+
 def _prepare(store: Store, settings: dict[str, Any], overwrite: bool, resume: bool) -> None:
     """Create the run folder, or check that an existing one may be resumed or replaced."""
     if store.exists():
@@ -261,6 +297,49 @@ def _rows_buffer(spec: RunSpec, size: int) -> np.ndarray | None:
     return buffer
 
 
+SEARCH_STEP_HANDS = 2
+"""Hands per kernel call in a searching hands shard (two keeps the one compiled buffer layout)."""
+
+
+def _searching(spec: RunSpec) -> bool:
+    return any(p.split(":", 1)[0] == "ismcts" for p in spec.players)
+
+
+def _play_stepwise(
+    spec: RunSpec, start: int, size: int, progress: Any
+) -> tuple[np.ndarray | None, np.ndarray, np.ndarray | None]:
+    """A searching shard played a step at a time (two hands, or one match, per kernel call),
+    calling ``progress(n)`` after each step with the hands or matches it played: a searching hand
+    takes a tenth of a second or more, so the progress bar moves per hand rather than per shard.
+    The rows are those of one call: every hand and match has its own random streams."""
+    rules = spec.rules
+    if spec.unit == "hands":
+        rows = new_rows(size)
+        trace = np.zeros((size, L.MAX_ACTIONS), np.int32) if spec.actions else None
+        for i in range(0, size, SEARCH_STEP_HANDS):
+            n = min(SEARCH_STEP_HANDS, size - i)
+            step_trace = np.zeros((n, L.MAX_ACTIONS), np.int32) if trace is not None else None
+            part = play_hands(
+                rules, n, spec.seed, spec.players, first=start + i, workers=1, trace=step_trace
+            )
+            rows[i : i + n] = part
+            if trace is not None and step_trace is not None:
+                trace[i : i + n] = step_trace
+            progress(n)
+        return None, rows, trace
+    parts = []
+    for m in range(size):
+        parts.append(
+            play_matches(
+                rules, 1, spec.seed, spec.players, first=start + m, workers=1, traced=spec.actions
+            )
+        )
+        progress(1)
+    hand_rows = np.concatenate([p[1].T for p in parts], axis=1).T  # stays column by column
+    match_rows = np.concatenate([p[0] for p in parts])
+    return match_rows, hand_rows, np.concatenate([p[2] for p in parts])
+
+
 def play_shard(
     spec: RunSpec,
     metadata: dict[str, Any],
@@ -268,13 +347,21 @@ def play_shard(
     size: int,
     workers: int,
     out: np.ndarray | None = None,
+    progress: Any = None,
 ) -> dict[str, pa.Table]:
     """Play one shard and return its tables (``hands``, ``matches`` in match runs, ``actions``).
 
-    ``out``: a result-row buffer for a hands shard (the tables may share its memory)."""
+    ``out``: a result-row buffer for a hands shard (the tables may share its memory).
+    ``progress``: called with the number of hands (matches) played as a searching shard advances
+    (see :func:`_play_stepwise`); other shards are played in one call and report nothing."""
     rules = spec.rules
     family = rules.preset.family
-    if spec.unit == "hands":
+    if progress is not None and _searching(spec):
+        match_rows, rows, trace = _play_stepwise(spec, start, size, progress)
+        tables = {"hands": hands_table(rows, metadata, rules, _dd(spec, rows))}
+        if match_rows is not None:
+            tables["matches"] = matches_table(match_rows, metadata, rules)
+    elif spec.unit == "hands":
         trace = np.zeros((size, L.MAX_ACTIONS), np.int32) if spec.actions else None
         rows = play_hands(
             rules, size, spec.seed, spec.players, first=start, workers=workers, out=out, trace=trace
@@ -334,7 +421,7 @@ def simulate(
     *,
     options: dict[str, Any] | None = None,
     players: Players = "heuristic",
-    matches: int | None = 10_000,
+    matches: int | None = None,
     hands: int | None = None,
     seed: int = 0,
     out: str | os.PathLike[str] | None = None,
@@ -345,25 +432,34 @@ def simulate(
     overwrite: bool = False,
     resume: bool = False,
 ) -> Path | str:
-    """Play ``matches`` whole matches (or ``hands`` independent hands) and write a run folder.
+    """Play ``matches`` whole matches (default 10,000) or ``hands`` independent hands (give one,
+    not both; at most 10^10) and write a run folder.
 
     ``players``: one spec for every seat, two (team 0, team 1) or one per seat, e.g.
     ``"heuristic"`` or ``["heuristic", "random:pass=0.8"]``. ``actions=True`` also writes one row
     per decision. ``solve=True`` adds the double-dummy columns of every hand (``dd_*``, see
     docs/data.md and docs/solver.md; milliseconds a hand). ``scheduler``: a Dask scheduler address, or ``"local:N"``. Returns the run
-    folder (a ``Path``, or the URL given as a string). Raises ``ValueError`` (one line) for bad input: unknown
-    preset, option, player or parameter, non-positive counts, an existing folder without
-    ``overwrite``/``resume``, a ``resume`` with other settings, an unwritable path.
+    folder (a ``Path``, or the URL given as a string). Raises ``ValueError`` (one line) for bad
+    input: unknown preset, option, player or parameter, a count outside 1..10^10 or both counts, a
+    seed outside 0..2^63-1, an existing folder without ``overwrite``/``resume``, a ``resume`` with
+    other settings, an unwritable path, a malformed scheduler. Ctrl-C cancels the queued shards,
+    finishes the running ones and raises :class:`Interrupted` (a ``KeyboardInterrupt``): the folder
+    is then resumable.
     """
     rules = get_rules(preset, options)
     lineup = lineup_of(rules, players)
+    if hands is not None and matches is not None:
+        raise ValueError("give either matches or hands, not both")
+    if hands is None and matches is None:
+        matches = DEFAULT_MATCHES
     unit = "hands" if hands is not None else "matches"
-    count = _count(unit, hands if hands is not None else matches)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    count = check_count(unit, hands if hands is not None else matches)
+    seed = check_seed(seed)
     if overwrite and resume:
         raise ValueError("pass either resume or overwrite, not both")
     workers = check_workers(workers) if scheduler is None else 1
+    if scheduler is not None:
+        _check_scheduler(scheduler)
     if out is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         out = Path("data") / "runs" / f"{preset}-seed{seed}-{stamp}"
@@ -396,32 +492,45 @@ def simulate(
         "git_revision": git_revision(),
     }
     store = Store(out)
+    fresh = not (resume and store.exists())
     _prepare(store, settings, overwrite, resume)
-    if scheduler is None:
-        prepare(
-            rules, lineup, unit, solve=bool(solve)
-        )  # compile first: "seconds" and the bar measure the play
-    started = time.perf_counter()
-    pending = [s for s in spec.shards() if not store.exists(*store.part(spec.marker, s[0]))]
-    bar = _progress(sum(size for _, _, size in pending), unit)
-    counts: list[Summary] | None = None
+    counts: Summary | None = None
     try:
-        if scheduler is not None:
-            _run_dask(scheduler, store, spec, settings, pending, bar)
-        else:
-            counts = _run_shards(store, spec, settings, pending, workers, bar)
-    finally:
-        if bar is not None:
-            bar.close()
+        if scheduler is None:
+            # compile first: "seconds" and the bar measure the play
+            prepare(rules, lineup, unit, solve=bool(solve))
+        started = time.perf_counter()
+        complete = complete_shards(store, spec) if resume else set()
+        pending = spec.shards(skip=complete)  # lazily: a shard is made when a worker is free
+        bar = _progress(count - sum(spec.shard(k)[2] for k in complete), unit)
+        try:
+            if scheduler is not None:
+                _run_dask(scheduler, store, spec, settings, pending, bar)
+            else:
+                counts = _run_shards(store, spec, settings, pending, workers, bar)
+        finally:
+            if bar is not None:
+                bar.close()
+    except KeyboardInterrupt:
+        done = len(complete_shards(store, spec))
+        raise Interrupted(str(out), done, spec.n_shards) from None
+    except ValueError:
+        # refused input found late (an unreachable scheduler): no half-made folder stays behind
+        if fresh and not complete_shards(store, spec):
+            store.fs.rm(store.root, recursive=True)
+        raise
     meta = {**settings, "status": "complete", "seconds": round(time.perf_counter() - started, 3)}
-    if counts is not None and len(pending) == len(list(spec.shards())):
+    if counts is not None and not complete:
         # counted as the shards were played: summarize() need not read the tables again
-        meta["summary"] = merge_summaries(counts)
+        meta["summary"] = counts
     store.write_json(meta, "run.json")
     return str(out) if "://" in str(out) else Path(out)
 
 
 SUMMARY_COLUMNS = (
+    "bidder",
+    "dealer",
+    "calls",
     "malzoom",
     "contract",
     "made",
@@ -429,58 +538,74 @@ SUMMARY_COLUMNS = (
     "points_team1",
     "mode",
     "kaboot_team",
+    "gahwa",
+    "forced_joker",
 )
 
 
-def _shard_counts(tables: dict[str, pa.Table], family: str) -> Summary:
+def _shard_counts(tables: dict[str, pa.Table], family: str, n_seats: int) -> Summary:
     """The summary counts of one shard's tables (see :func:`summary_counts`)."""
     hands = tables["hands"]
     hands = hands.select([c for c in SUMMARY_COLUMNS if c in hands.column_names])
     matches = tables.get("matches")
     frame = pl.from_arrow(matches.select(["n_hands", "reason"])) if matches is not None else None
-    return summary_counts(pl.from_arrow(hands), frame, family)  # type: ignore[arg-type]
+    return summary_counts(pl.from_arrow(hands), frame, family, n_seats)  # type: ignore[arg-type]
 
 
 def _run_shards(
     store: Store,
     spec: RunSpec,
     settings: dict[str, Any],
-    pending: list[tuple[int, int, int]],
+    pending: Iterable[tuple[int, int, int]],
     workers: int,
     bar: Any,
-) -> list[Summary]:
+) -> Summary:
     """Every worker thread plays, tabulates and writes whole shards in turn (the kernels, numpy
     and the parquet writer release the GIL), so the writing scales with the workers as the play
-    does. Each holds one shard at a time (two more per worker wait, unstarted), so memory stays
-    flat. Returns the summary counts of the shards."""
-    family = spec.rules.preset.family
+    does. Each holds one shard at a time (one more per worker waits, unstarted), so memory stays
+    flat, and ``pending`` is drawn from only as shards finish. The main thread only waits, so
+    Ctrl-C reaches it at once: the queued shards are cancelled, the running ones finish and are
+    written whole (``KeyboardInterrupt`` is re-raised after). Returns the summary counts."""
+    family, n_seats = spec.rules.preset.family, spec.rules.n_players
+    # a searching shard moves the bar as it plays (per hand or match), the others when done
+    stepwise = bar is not None and _searching(spec)
 
     def run(shard: tuple[int, int, int]) -> tuple[int, Summary]:
         k, start, size = shard
-        tables = play_shard(spec, settings, start, size, 1, _rows_buffer(spec, size))
+        step = bar.update if stepwise else None
+        tables = play_shard(spec, settings, start, size, 1, _rows_buffer(spec, size), step)
         write_shard(store, spec, k, tables)
-        return size, _shard_counts(tables, family)
+        return size, _shard_counts(tables, family, n_seats)
 
-    counts: list[Summary] = []
+    counts: Summary = {}
 
-    def done(result: tuple[int, Summary]) -> None:
-        counts.append(result[1])
-        if bar is not None:
-            bar.update(result[0])
+    def done(future: Future[tuple[int, Summary]]) -> None:
+        size, part = future.result()
+        merge_into(counts, part)
+        if bar is not None and not stepwise:
+            bar.update(size)
 
-    if workers == 1:
-        for shard in pending:
-            done(run(shard))
-        return counts
-    with ThreadPoolExecutor(workers) as pool:
-        in_flight: list[Future[tuple[int, Summary]]] = []
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="kout-sim-shard")
+    in_flight: deque[Future[tuple[int, Summary]]] = deque()
+    try:
         for shard in pending:
             in_flight.append(pool.submit(run, shard))
             if len(in_flight) >= 2 * workers:
-                done(in_flight.pop(0).result())
-        for future in in_flight:
-            done(future.result())
+                done(in_flight.popleft())
+        while in_flight:
+            done(in_flight.popleft())
+    finally:
+        # on an error or Ctrl-C: drop the queued shards, let the running ones finish writing
+        pool.shutdown(wait=True, cancel_futures=True)
     return counts
+
+
+def _check_scheduler(scheduler: str) -> None:
+    """A malformed ``local:N`` is refused before the run folder is made."""
+    if scheduler.startswith("local:"):
+        n = scheduler.removeprefix("local:")
+        if not n.isdigit() or int(n) < 1:
+            raise ValueError(f"scheduler local:N needs a positive N, got {scheduler!r}")
 
 
 def _run_dask(
@@ -488,19 +613,20 @@ def _run_dask(
     store: Store,
     spec: RunSpec,
     settings: dict[str, Any],
-    pending: list[tuple[int, int, int]],
+    pending: Iterable[tuple[int, int, int]],
     bar: Any,
 ) -> None:
-    """Every pending shard as one task on a Dask cluster; the workers write the files."""
+    """Every pending shard as one task on a Dask cluster; the workers write the files. Two tasks
+    per worker thread are queued at a time (``pending`` is drawn from as they finish); Ctrl-C
+    cancels the queued ones."""
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:  # pragma: no cover - dask is a dependency
         raise ValueError("--scheduler needs dask[distributed]") from None
     cluster = None
     if scheduler.startswith("local:"):
+        _check_scheduler(scheduler)
         n = scheduler.removeprefix("local:")
-        if not n.isdigit() or int(n) < 1:
-            raise ValueError(f"scheduler local:N needs a positive N, got {scheduler!r}")
         cluster = LocalCluster(
             n_workers=int(n), threads_per_worker=1, processes=True, dashboard_address=None
         )
@@ -510,15 +636,29 @@ def _run_dask(
             client = Client(scheduler, timeout="10s")
         except (OSError, TimeoutError) as exc:
             raise ValueError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+    queued: set[Any] = set()
     try:
-        futures = [
-            client.submit(run_shard, store.url, spec, settings, k, start, size, pure=False)
-            for k, start, size in pending
-        ]
-        for future in as_completed(futures):
+        shards = iter(pending)
+
+        def submit(shard: tuple[int, int, int]) -> Any:
+            k, start, size = shard
+            future = client.submit(run_shard, store.url, spec, settings, k, start, size, pure=False)
+            queued.add(future)
+            return future
+
+        window = 2 * max(1, sum(client.nthreads().values()))
+        running = as_completed([submit(s) for s in islice(shards, window)])
+        for future in running:
             done = future.result()
+            queued.discard(future)
             if bar is not None:
                 bar.update(done)
+            following = next(shards, None)
+            if following is not None:
+                running.add(submit(following))
+    except KeyboardInterrupt:
+        client.cancel(list(queued))
+        raise
     finally:
         client.close()
         if cluster is not None:
@@ -543,12 +683,33 @@ def load(run: str | os.PathLike[str]) -> dict[str, pl.LazyFrame]:
 Summary = dict[str, dict[str, list[int]]]
 """Additive counts behind :func:`summarize`: per table, a key (joined group values) -> counts."""
 
+SUMMARY_TABLES = {"kout": "bids", "baloot": "buys"}
+"""The table of bid counts in a summary, per family kind. Runs written before the summary showed
+the bidding team's net points hold ``contracts`` / ``modes`` instead: they are counted again."""
+
 
 def summary_counts(
-    hands: pl.DataFrame | pl.LazyFrame, matches: pl.DataFrame | pl.LazyFrame | None, family: str
+    hands: pl.DataFrame | pl.LazyFrame,
+    matches: pl.DataFrame | pl.LazyFrame | None,
+    family: str,
+    n_seats: int,
 ) -> Summary:
     """The counts :func:`summarize` prints, from the hands (and matches) of a run or of one shard.
-    Counts of shards add up to the counts of the run (:func:`merge_summaries`)."""
+    Counts of shards add up to the counts of the run (:func:`merge_summaries`).
+
+    Per bid (Kout: forced or free, Malzoom, contract; Baloot: mode): hands, made (Baloot: failed),
+    the hands with a made/failed result, kaboots (Baloot), and the count, sum and sum of squares of
+    the bidding team's net points (``analyses._common.hand_net_points``, the report's
+    ``net_points``: null for an Inzili, a forced joker lead or a Gahwa), from which the mean and its
+    interval follow."""
+    from analyses._common import forced_bid, hand_net_points
+
+    net = hand_net_points(family).cast(pl.Int64)
+    points = [
+        net.count().cast(pl.Int64).alias("net_n"),
+        net.sum().cast(pl.Int64).alias("net_sum"),
+        (net * net).sum().cast(pl.Int64).alias("net_sq"),
+    ]
     lazy = hands.lazy()
     out: Summary = {}
     if family == "baloot":
@@ -560,23 +721,26 @@ def summary_counts(
                 (pl.col("made") == False).sum().cast(pl.Int64).alias("fails"),  # noqa: E712
                 pl.col("made").count().cast(pl.Int64).alias("fails_n"),
                 pl.col("kaboot_team").is_not_null().sum().cast(pl.Int64).alias("kaboot"),
+                *points,
             )
             .collect()
         )
-        out["modes"] = {row[0]: [int(v) for v in row[1:]] for row in by.iter_rows()}
+        out["buys"] = {row[0]: [int(v) for v in row[1:]] for row in by.iter_rows()}
     else:
         by = (
-            lazy.group_by("malzoom", "contract")
+            lazy.with_columns(forced_bid(n_seats, family).alias("forced"))
+            .group_by("forced", "malzoom", "contract")
             .agg(
                 pl.len().alias("n"),
                 pl.col("made").sum().cast(pl.Int64).alias("made_k"),
                 pl.col("made").count().cast(pl.Int64).alias("made_n"),
-                (pl.col("points_team0") + pl.col("points_team1")).sum().cast(pl.Int64).alias("pts"),
+                *points,
             )
             .collect()
         )
-        out["contracts"] = {
-            f"{int(row[0])}:{row[1]}": [int(v) for v in row[2:]] for row in by.iter_rows()
+        out["bids"] = {
+            f"{int(row[0])}:{int(row[1])}:{row[2]}": [int(v) for v in row[3:]]
+            for row in by.iter_rows()
         }
     if matches is not None:
         m = matches.lazy()
@@ -587,66 +751,123 @@ def summary_counts(
     return out
 
 
+def merge_into(total: Summary, part: Summary) -> None:
+    """Add the counts of ``part`` to ``total``."""
+    for table, groups in part.items():
+        into = total.setdefault(table, {})
+        for key, counts in groups.items():
+            into[key] = [a + b for a, b in zip(into.get(key, [0] * len(counts)), counts)]
+
+
 def merge_summaries(parts: list[Summary]) -> Summary:
     """The counts of several shards added up."""
     total: Summary = {}
     for part in parts:
-        for table, groups in part.items():
-            into = total.setdefault(table, {})
-            for key, counts in groups.items():
-                into[key] = [a + b for a, b in zip(into.get(key, [0] * len(counts)), counts)]
+        merge_into(total, part)
     return total
 
 
 def summarize(run: str | os.PathLike[str]) -> str:
-    """A short text summary of a run: bid success by contract (Baloot: modes), and match lengths
-    and endings. Read from the counts the run recorded in ``run.json`` as it played, or (a run
-    resumed or played on a Dask cluster) computed from its tables."""
+    """A short text summary of a run: bid success by contract (Baloot: modes) with the bidding
+    team's net points, and match lengths and endings. Read from the counts the run recorded in
+    ``run.json`` as it played, or (a run resumed, played on a Dask cluster or written by an older
+    version) computed from its tables."""
     meta = Store(run).read_json("run.json")
+    family = meta.get("family") or get_rules(meta["preset"]).preset.family
+    kind = "baloot" if family == "baloot" else "kout"
     counts: Summary | None = meta.get("summary")
-    if counts is None:
+    if counts is None or SUMMARY_TABLES[kind] not in counts:
         tables = load(run)
-        counts = summary_counts(tables["hands"], tables.get("matches"), meta.get("family", ""))
-    return format_summary(meta, counts, str(run))
+        n_seats = get_rules(meta["preset"], meta.get("options")).n_players
+        counts = summary_counts(tables["hands"], tables.get("matches"), family, n_seats)
+    return format_summary({**meta, "family": family}, counts, str(run))
+
+
+def _mean_ci(n: int, total: int, squares: int) -> tuple[float, float, float] | None:
+    """Mean and normal 95% interval of values given by their count, sum and sum of squares (the
+    formula of ``analyses._common.mean_columns``)."""
+    if n < 1:
+        return None
+    mean = total / n
+    if n < 2:
+        return mean, float("nan"), float("nan")
+    variance = max(0.0, (squares - total * total / n) / (n - 1))
+    half = 1.96 * (variance / n) ** 0.5
+    return mean, mean - half, mean + half
+
+
+def _points_text(n: int, total: int, squares: int) -> str:
+    ci = _mean_ci(n, total, squares)
+    if ci is None:
+        return f"{'-':>8} {'':>15}"
+    mean, low, high = ci
+    interval = "" if low != low else f"{low:+.2f}..{high:+.2f}"
+    return f"{mean:>+8.2f} {interval:>15}"
+
+
+def _rate_text(k: int, n: int) -> str:
+    if n < 1:
+        return f"{'-':>7} {'':>13}"
+    low, high = wilson(k, n)
+    return f"{k / n:>7.1%} {f'{low:.1%}-{high:.1%}':>13}"
 
 
 def format_summary(meta: dict[str, Any], counts: Summary, run: str) -> str:
     """The text of :func:`summarize` from the run's settings and counts."""
-    if meta.get("family") == "baloot":
-        groups = counts.get("modes", {})
-    else:
-        groups = counts.get("contracts", {})
+    family = meta.get("family", "")
+    groups = counts.get(SUMMARY_TABLES["baloot" if family == "baloot" else "kout"], {})
     total = sum(c[0] for c in groups.values())
     lines = [
         f"run {run}: preset {meta['preset']}, seed {meta['seed']}, {total:,} hands "
         f"in {meta['seconds']} s",
+        f"players {' | '.join(dict.fromkeys(meta['players']))}",
         "",
     ]
-    if meta.get("family") == "baloot":
+    points_header = f"{'net pts':>8} {'95% CI':>15}"
+    if family == "baloot":
         lines += [
-            "modes bought",
-            f"{'mode':>8} {'hands':>10} {'share':>7} {'buyer fails':>12} {'kaboot':>7}",
+            "modes bought (buyer fails, kaboot: rates with 95% Wilson intervals; net pts: the "
+            "buyer team's points minus the other team's, a hand)",
+            f"{'mode':>8} {'hands':>10} {'share':>7} {'buyer fails':>12} {'95% CI':>13} "
+            f"{'kaboot':>7} {points_header}",
         ]
         for mode in sorted(groups):
-            n, fails, fails_n, kaboot = groups[mode]
+            n, fails, fails_n, kaboot, net_n, net_sum, net_sq = groups[mode]
             lines.append(
-                f"{mode:>8} {n:>10,} {n / total:>7.1%} "
-                f"{fails / fails_n if fails_n else 0:>12.1%} {kaboot / n:>7.1%}"
+                f"{mode:>8} {n:>10,} {n / total:>7.1%} {_rate_text(fails, fails_n):>26} "
+                f"{kaboot / n:>7.1%} {_points_text(net_n, net_sum, net_sq)}"
             )
     else:
-        lines += [
-            f"bid success by contract (players {' | '.join(dict.fromkeys(meta['players']))})",
-            f"{'contract':>8} {'hands':>10} {'share':>7} {'made':>7} {'mean pts':>9}",
-        ]
-        labelled = {}
+        rows = []
         for key, c in groups.items():
-            malzoom, contract = key.split(":")
-            labelled["5 forced" if malzoom == "1" else contract] = c
-        for label in sorted(labelled):
-            n, made, made_n, points = labelled[label]
+            forced, malzoom, contract = key.split(":")
+            if forced == "1":
+                label = f"{contract} Malzoom" if malzoom == "1" else f"{contract} forced"
+            else:
+                label = contract
+            rows.append((forced == "1", int(contract), label, c))  # free bids first
+        lines += [
+            "bid success by contract, and the bidding team's net points a hand (its points minus "
+            "the other team's), with 95% intervals",
+            f"{'contract':>10} {'hands':>10} {'share':>7} {'made':>7} {'95% CI':>13} "
+            f"{points_header}",
+        ]
+        shown_forced = False
+        for is_forced, _, label, c in sorted(rows):
+            if is_forced and not shown_forced:
+                lines.append(
+                    "forced: the dealer's bid after every other seat passed (RULES.md 1.3, 2.3)"
+                )
+                shown_forced = True
+            n, made, made_n, net_n, net_sum, net_sq = c
             lines.append(
-                f"{label:>8} {n:>10,} {n / total:>7.1%} "
-                f"{made / made_n if made_n else 0:>7.1%} {points / n:>9.2f}"
+                f"{label:>10} {n:>10,} {n / total:>7.1%} {_rate_text(made, made_n)} "
+                f"{_points_text(net_n, net_sum, net_sq)}"
+            )
+        if family == "kout_bh":
+            lines.append(
+                "an Inzili (8) wins or loses the match at once and a forced joker lead loses it: "
+                "no net points (RULES.md 2.8, 2.10)"
             )
     if "n_hands" in counts:
         lengths = sorted((int(k), c[0]) for k, c in counts["n_hands"].items())

@@ -136,7 +136,28 @@ def test_report_joker_section_recomputed_from_the_parquet(forks_run: Path, tmp_p
             assert row["low"] == pytest.approx(diff - 1.96 * se)
     contracts = rows(data, "joker", "by_contract")
     assert sum(r["n"] for r in contracts) == len(raw)
+    # the report numbers tricks from 1 (the forks table from 0: tricks completed before)
+    tricks = rows(data, "joker", "by_trick")
+    assert {r["trick"] for r in tricks} == {t + 1 for t in raw["trick"].unique().to_list()}
+    assert min(r["trick"] for r in tricks) >= 1
     assert any("Leading a permitted joker" in f for f in data["sections"]["joker"]["findings"])
+
+
+def test_figure_axes_number_tricks_from_1_and_show_whole_contracts(forks_run: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    raw = pl.read_parquet(forks_run / "forks" / "*.parquet")
+    fig = jl.figure(raw, min_n=1)
+    trick_ax, _, contract_ax = fig.axes
+    assert trick_ax.get_xlabel() == "trick (1 = first)"
+    xs = [x for line in trick_ax.lines if line.get_marker() == "o" for x in line.get_xdata()]
+    assert xs and min(xs) > 0.5  # the first trick is drawn at 1
+    fig.canvas.draw()
+    for ax in (trick_ax, contract_ax):
+        ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+        assert ticks and all(float(t).is_integer() for t in ticks), ticks  # no 5.5, 6.5
+    matplotlib.pyplot.close(fig)
 
 
 def test_flips_count_the_forks_whose_result_changes(forks_run: Path) -> None:

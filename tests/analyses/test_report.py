@@ -219,14 +219,16 @@ def test_page_is_self_contained_and_small(kout_report: tuple[str, dict[str, Any]
 def test_every_run_has_metadata_and_a_command_that_reproduces_it(
     kout_report: tuple[str, dict[str, Any], Path], kout_run: Path, tmp_path: Path
 ):
-    _, data, out = kout_report
-    meta = next(r for r in data["runs"] if r["folder"] == str(kout_run))
+    text, data, _ = kout_report
+    # the runs and the report are outside the current folder: named by their own names
+    meta = next(r for r in data["runs"] if r["folder"] == kout_run.name)
     assert meta["seed"] == 11 and meta["count"] == 3_000 and meta["preset"] == "kout_bo_4"
     assert meta["version"] and "git_revision" in meta and meta["players"][0].startswith("heuristic")
-    expected = f"kout-sim simulate --preset kout_bo_4 --players heuristic --hands 3000 --seed 11 --out {kout_run}"
+    expected = "kout-sim simulate --preset kout_bo_4 --players heuristic --hands 3000 --seed 11 --out kout_bo_4"
     assert meta["command"] == expected
-    assert data["commands"]["report"].startswith("kout-sim report --run ")
-    assert f"--out {out}" in data["commands"]["report"]
+    assert data["commands"]["report"].startswith("kout-sim report --run kout_bo_4 --run ")
+    assert data["commands"]["report"].endswith("--out kout.html --title 'test report'")
+    assert str(kout_run.parent) not in text  # no absolute path of this machine in the page
     # the command writes the same rows again
     args = shlex.split(meta["command"])[1:]
     args[args.index("--out") + 1] = str(tmp_path / "again")
@@ -306,6 +308,15 @@ def test_other_runs_are_passed_through_to_new_sections(kout_run: Path, tmp_path:
     assert "sum 6" in data["summary"]
 
 
+def test_paths_are_shown_relative_never_absolute(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    assert rp.shown_path("data/studies/x/../y") == "data/studies/y"
+    assert rp.shown_path(tmp_path / "data" / "run") == "data/run"  # inside the current folder
+    assert rp.shown_path("/elsewhere/runs/bids") == "bids"  # outside: by its name
+    command = "kout-sim forks --hands 5 --out /home/me/forks"
+    assert rp.with_out(command, "forks") == "kout-sim forks --hands 5 --out forks"
+
+
 def test_study_folder_expands_to_its_runs(tmp_path: Path):
     folder = tmp_path / "study"
     result = CliRunner().invoke(
@@ -351,12 +362,15 @@ def test_study_folder_expands_to_its_runs(tmp_path: Path):
         assert entry["command"].endswith(f"--out {folder / entry['path']}")
     runs, found = rp.expand([folder])
     assert [r.folder for r in runs] == [folder / p for p in paths]
-    assert found[0]["command"] == meta["command"]
+    assert [r.shown for r in runs] == [f"study/{p}" for p in paths]
+    assert found[0]["command"] == rp.with_out(meta["command"], "study")
+    assert found[0]["command"].endswith("--out study") and found[0]["folder"] == "study"
     report = rp.write_report([folder], folder / "report.html")
     data = blob((folder / "report.html").read_text())
     lengths = rows(data, "match_length", "hands_per_match")
     assert [r["target"] for r in lengths] == list(targets)
-    assert data["commands"]["studies"] == [meta["command"]]
+    assert data["commands"]["studies"] == [found[0]["command"]]
+    assert str(tmp_path) not in (folder / "report.html").read_text()
     assert {r.study for r in report.inp.runs} == {"bids", "match-length", "seats", "joker-lead"}
 
 

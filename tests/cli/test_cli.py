@@ -9,7 +9,8 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from kout_sim import load
+from kout_sim import cards as C
+from kout_sim import load, replay_hand
 from kout_sim.cli import main
 
 
@@ -66,13 +67,59 @@ def test_simulate_hands_mode(tmp_path: Path) -> None:
         (["simulate", "--resume", "--overwrite"], "not both"),
         (["bench", "--preset", "nope"], "unknown preset"),
         (["bench", "--workers", "0"], "workers must be a positive integer"),
+        # counts and seeds have an upper bound, checked before anything is built or written
+        (["simulate", "--hands", "1e14"], "hands must be at most 10,000,000,000 (10^10)"),
+        (["simulate", "--hands", "99999999999999999999"], "hands must be at most"),
+        (["simulate", "--matches", "10000000001"], "matches must be at most"),
+        (["simulate", "--seed", str(2**63)], "seed must be at most 2^63 - 1"),
+        (["simulate", "--hands", "10", "--matches", "5"], "give either matches or hands"),
+        (
+            ["duel", "--team-a", "random", "--team-b", "random", "--hands", "9", "--matches", "9"],
+            "give either matches or hands",
+        ),
+        (
+            ["duel", "--team-a", "random", "--team-b", "random", "--matches", "1e11"],
+            "matches must be at most",
+        ),
+        (["forks", "--hands", "1e11", "--out", "never-made"], "hands must be at most"),
+        (["forks", "--seed", "-1", "--out", "never-made"], "seed must be a non-negative"),
+        (["study", "bids", "--preset", "kout_bo_4", "--seed", str(2**63 - 2)], "seed + 3"),
+        (["study", "bids", "--preset", "kout_bo_4", "--hands", "1e12"], "hands must be at most"),
+        (["bench", "--hands", "1e9"], "hands must be an integer in 1..20,000,000"),
+        # usage errors are one line too
+        (
+            ["simulate", "--hands", "abc"],
+            "Invalid value for '--hands': 'abc' is not a whole number",
+        ),
+        (["simulate", "--hands", "1.5"], "is not a whole number"),
+        (["simulate", "--seed", "x"], "Invalid value for '--seed'"),
+        (["simulate", "--bogus"], "No such option '--bogus'"),
     ],
 )
-def test_bad_input_is_one_line_exit_2(args: list[str], words: str) -> None:
+def test_bad_input_is_one_line_exit_2(
+    args: list[str], words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # where a default run folder (data/runs/...) would appear
     code, stdout, stderr = _run(*args)
     assert code == 2
     assert stderr.startswith("error: ") and words in stderr
     assert stderr.count("\n") == 1 and "Traceback" not in stderr + stdout
+    assert not list(tmp_path.iterdir()), "bad input left a (half-made) folder behind"
+
+
+@pytest.mark.parametrize(("text", "value"), [("1e3", 1000), ("2.5e2", 250), ("1_000", 1000)])
+def test_counts_accept_exponent_and_separators(tmp_path: Path, text: str, value: int) -> None:
+    out = tmp_path / "run"
+    code, _, stderr = _run("simulate", "--players", "random", "--hands", text, "--out", str(out))
+    assert code == 0, stderr
+    assert json.loads((out / "run.json").read_text())["count"] == value
+
+
+def test_a_bad_scheduler_leaves_no_run_folder(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    code, _, stderr = _run("simulate", "--scheduler", "local:0", "--out", str(out))
+    assert code == 2 and "positive N" in stderr
+    assert not out.exists()
 
 
 def test_existing_output_folder_needs_overwrite(tmp_path: Path) -> None:
@@ -134,6 +181,31 @@ def test_replay_a_match_of_a_run_rechecks_it_in_the_reference(tmp_path: Path, pr
     assert record["match"] == 13 and len(record["hands"]) == n_hands
     code, _, stderr = _run("replay", "--run", str(out), "--match", "20")
     assert code == 2 and "0..19" in stderr
+
+
+@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4", "baloot"])
+def test_replay_a_hand_of_a_hands_run_rechecks_it_in_the_reference(
+    tmp_path: Path, preset: str
+) -> None:
+    out = tmp_path / "run"
+    args = ["simulate", "--preset", preset, "--hands", "50", "--seed", "4", "--out", str(out)]
+    assert _run(*args)[0] == 0
+    code, stdout, stderr = _run("replay", "--run", str(out), "--hand", "17")
+    assert code == 0, stderr
+    assert "reference re-check: hand 17 agrees" in stderr
+    record = json.loads(stdout)
+    row = load(out)["hands"].collect().filter(pl.col("match") == 17).row(0, named=True)
+    assert record["hand"] == 17 and record["dealer"] == row["dealer"]
+    assert record["hands"][0] == C.format_mask(row["hand_seat0"]) or preset == "baloot"
+    # the printed record replays alone to the run's points
+    result = replay_hand({k: v for k, v in record.items() if k not in ("players", "seed", "hand")})
+    assert list(result["points"]) == [row["points_team0"], row["points_team1"]]
+    code, _, stderr = _run("replay", "--run", str(out), "--hand", "50")
+    assert code == 2 and "0..49" in stderr
+    code, _, stderr = _run("replay", "--run", str(out), "--match", "1")
+    assert code == 2 and "replay --match needs a run of whole matches" in stderr
+    code, _, stderr = _run("replay", "--run", str(out), "--match", "1", "--hand", "1")
+    assert code == 2 and "--match K or --hand K" in stderr
 
 
 def test_forks_writes_the_fork_table_and_prints_the_paired_value(tmp_path: Path) -> None:

@@ -119,3 +119,9 @@ def test_notebook_is_committed_without_outputs(path: Path) -> None:
 
 def test_there_are_notebooks() -> None:
     assert NOTEBOOKS, "no notebooks/*.ipynb found"
+
+
+def test_every_notebook_is_listed_in_the_notebooks_readme() -> None:
+    listed = (ROOT / "notebooks" / "README.md").read_text()
+    missing = [nb.name for nb in NOTEBOOKS if f"| `{nb.name}` |" not in listed]
+    assert not missing, f"notebooks/README.md does not list {missing}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 import kout_sim
 from kout_sim.sim.duel import analyse, duel, report
@@ -48,3 +49,45 @@ def test_swapping_the_teams_mirrors_the_statistics(tmp_path: Path) -> None:
     assert abs(f.mean + b.mean) < 1e-9 and f.n == b.n == 3_000
     assert forward["points_per_hand"]["A"] == backward["points_per_hand"]["B"]
     assert "matches" not in forward
+
+
+def test_a_searching_duel_says_how_long_it_will_take_before_it_starts(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kout_sim.cli import main
+
+    args = ["duel", "--team-a", "ismcts:iterations=5", "--team-b", "heuristic", "--hands", "6"]
+    result = CliRunner().invoke(main, [*args, "--seed", "2", "--out", str(tmp_path / "d")])
+    assert result.exit_code == 0, result.output
+    first = result.stderr.splitlines()[0]
+    assert first.startswith("duel: 2 x 6 hands of kout_bo_4 (ismcts:") and " vs heuristic" in first
+    assert "a searching seat: about " in first and "on 1 worker(s)" in first  # 6 hands: one shard
+    assert "s a hand on one core" in first
+    # a duel without a searching seat starts at once, without an estimate
+    plain = CliRunner().invoke(
+        main,
+        [
+            "duel",
+            "--team-a",
+            "random",
+            "--team-b",
+            "heuristic",
+            "--hands",
+            "6",
+            "--out",
+            str(tmp_path / "p"),
+        ],
+    )
+    assert plain.exit_code == 0 and "about" not in plain.stderr
+
+
+def test_estimate_scales_the_probe_to_both_runs_over_the_busy_workers() -> None:
+    from kout_sim.sim.duel import estimate
+
+    players = ["ismcts:iterations=5", "heuristic"]
+    small = estimate("kout_bo_4", players, "matches", 20, 0, workers=2)
+    assert small["parallel"] == 2  # 20 matches: two 16-match shards, both workers busy
+    assert small["seconds"] == pytest.approx(2 * 20 * small["per_unit"] / 2)
+    one = estimate("kout_bo_4", players, "matches", 16, 0, workers=2)
+    assert one["parallel"] == 1  # one shard keeps one worker busy
+    assert 0 < one["per_unit"] < 60

@@ -122,3 +122,68 @@ def test_match_actions_after_the_end() -> None:
         kout_sim.replay_match({**record, "hands": [won, won]})
     with pytest.raises(InvalidRecord, match="dealer is 1 but the rules make seat 3 deal"):
         kout_sim.replay_match({**record, "hands": [{**won, "dealer": 1}]})
+
+
+@pytest.mark.parametrize(
+    ("plays", "where", "why"),
+    [
+        # seat 0 wins trick 1 and leads trick 2 with a card he does not hold, or one played
+        (
+            ["AS", "AH", "AD", "AC", "KD"],
+            "trick 2, card 1",
+            "seat 0 does not hold KD (seat 2 does)",
+        ),
+        (["AS", "AH", "AD", "AC", "AS"], "trick 2, card 1", "AS was already played (plays[0])"),
+    ],
+)
+def test_illegal_card_says_which_trick_and_why(plays: list[str], where: str, why: str) -> None:
+    with pytest.raises(IllegalAction) as info:
+        kout_sim.replay_hand(_with(plays=plays))
+    message = str(info.value)
+    assert where in message and why in message and "\n" not in message
+    assert info.value.trick == 2 and info.value.reason == why
+
+
+def test_revoke_is_named_with_its_rule() -> None:
+    hands = copy.deepcopy(HANDS)
+    hands[0][1], hands[1][0] = hands[1][0], hands[0][1]  # seat 0: AS AH ..., seat 1: KS KH ...
+    with pytest.raises(IllegalAction) as info:
+        kout_sim.replay_hand(_with(hands=hands, plays=["AS", "KH"]))  # seat 1 holds KS
+    assert info.value.trick == 1
+    assert info.value.reason == "the led suit (S) must be followed while held (RULES.md 1.5)"
+    assert "trick 1, card 2" in str(info.value)
+
+
+def test_forbidden_joker_lead_is_named_with_its_rule() -> None:
+    # seat 1 buys a 5 in hearts and leads the first trick (RULES.md 1.4): not with RJ (1.6)
+    record = _with(calls=["pass", 5, "pass", "pass"], trump="H", plays=["RJ"])
+    with pytest.raises(IllegalAction) as info:
+        kout_sim.replay_hand(record)
+    assert info.value.seat == 1 and info.value.trick == 1
+    assert info.value.reason is not None and "(RULES.md 1.6)" in info.value.reason
+
+
+def test_dealer_forced_to_bid_says_why() -> None:
+    with pytest.raises(IllegalAction) as info:
+        kout_sim.legal_actions(_with(calls=["pass"] * 4, trump=None, plays=[]))
+    assert info.value.reason == "every other seat passed, so the dealer must bid (RULES.md 1.3)"
+
+
+def test_docs_records_show_the_real_messages() -> None:
+    """docs/records.md quotes these errors word for word."""
+    from pathlib import Path
+
+    docs = (Path(__file__).parents[2] / "docs" / "records.md").read_text()
+    hands = copy.deepcopy(HANDS)
+    hands[0][1], hands[1][0] = hands[1][0], hands[0][1]
+    records = [
+        _with(hands=hands, plays=["AS", "KH"]),
+        _with(calls=["pass"] * 4, trump=None, plays=[]),
+        _with(calls=["pass", 5, "pass", "pass"], trump="H", plays=["RJ"]),
+        _with(hands=_hands_with(3, 0, "6H")),
+        _with(plays=[*HAND["plays"], "QS"]),
+    ]
+    for record in records:
+        with pytest.raises(ValueError) as info:
+            kout_sim.replay_hand(record)
+        assert str(info.value) in docs, str(info.value)

@@ -72,6 +72,45 @@ def test_resume_with_other_settings_is_refused(tmp_path: Path) -> None:
         kout_sim.simulate(matches=50, seed=1, out=path)
 
 
+def test_shards_are_made_one_at_a_time_even_for_the_largest_count() -> None:
+    from kout_sim.sim.batch import MAX_COUNT
+
+    spec = run.RunSpec("kout_bo_4", {}, ["random"] * 4, 0, "hands", MAX_COUNT, 250_000, False)
+    assert spec.n_shards == 40_000
+    shards = spec.shards(skip={0, 2})
+    assert next(shards) == (1, 250_000, 250_000) and next(shards) == (3, 750_000, 250_000)
+    odd = run.RunSpec("kout_bo_4", {}, ["random"] * 4, 0, "hands", 1_001, 250, False)
+    assert list(odd.shards())[-1] == (4, 1_000, 1) and odd.n_shards == 5
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"hands": 10**10 + 1}, "hands must be at most 10,000,000,000"),
+        ({"matches": 2**64}, "matches must be at most"),
+        ({"matches": 0}, "matches must be a positive integer"),
+        ({"hands": 5, "matches": 5}, "give either matches or hands, not both"),
+        ({"hands": 5, "seed": 2**63}, "seed must be at most 2^63 - 1"),
+        ({"hands": 5, "seed": -1}, "seed must be a non-negative integer"),
+        ({"hands": 5, "scheduler": "local:x"}, "positive N"),
+    ],
+)
+def test_bad_counts_and_seeds_are_refused_before_the_folder_is_made(
+    tmp_path: Path, kwargs: dict[str, int], words: str
+) -> None:
+    with pytest.raises(ValueError, match=words.replace("^", r"\^")):
+        kout_sim.simulate(players="random", out=tmp_path / "r", **kwargs)  # type: ignore[arg-type]
+    assert not (tmp_path / "r").exists()
+
+
+def test_resume_plays_only_the_shards_missing_from_one_listing(tmp_path: Path) -> None:
+    spec = run.RunSpec("kout_bo_4", {}, ["random"] * 4, 0, "hands", 5_000, 1_000, False)
+    folder = kout_sim.simulate(players="random", hands=3_000, seed=0, out=tmp_path / "r")
+    assert run.complete_shards(run.Store(folder), spec) == {0}  # one 250,000-hand shard
+    (folder / "hands" / ".part-00001.parquet.tmp-1").write_bytes(b"half")  # not complete
+    assert run.complete_shards(run.Store(folder), spec) == {0}
+
+
 def test_load_refuses_a_folder_that_is_not_a_run(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not a run folder"):
         kout_sim.load(tmp_path)
@@ -160,11 +199,65 @@ def test_summary_counted_while_playing_equals_the_tables(
     meta = Store(folder).read_json("run.json")
     assert "summary" in meta
     tables = kout_sim.load(folder)
-    scanned = summary_counts(tables["hands"], tables.get("matches"), meta["family"])
+    n_seats = get_rules(preset).n_players
+    scanned = summary_counts(tables["hands"], tables.get("matches"), meta["family"], n_seats)
     assert meta["summary"] == scanned
     assert summarize(folder) == format_summary(meta, scanned, str(folder))
-    hands = tables["hands"].collect()
-    if meta["family"] != "baloot":
-        made = hands.filter(pl.col("contract") == 5, ~pl.col("malzoom"))["made"]
-        line = next(x for x in summarize(folder).splitlines() if x.split()[:1] == ["5"])
-        assert f"{made.mean():.1%}" in line and f"{len(made):,}" in line
+
+
+@pytest.mark.usefixtures("small_shards")
+@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4", "baloot"])
+def test_summary_shows_the_reports_net_points_with_intervals_forced_bids_apart(
+    tmp_path: Path, preset: str
+) -> None:
+    """Every row of the simulate summary is the report's row of the same bid (analyses.bid_success
+    / the report's by_contract): hands, made rate and Wilson interval, and the bidding team's mean
+    net points with its interval (RULES.md 1.10, 2.10); the forced bids (RULES.md 1.3, 2.3) come
+    after the free ones, under their own heading."""
+    from analyses import bid_success as bs
+    from analyses._common import load_run, mean_table, rate_table
+    from kout_sim.sim.run import summarize
+
+    folder = kout_sim.simulate(preset, players="random", hands=6_000, seed=2, out=tmp_path / "r")
+    text = summarize(folder).splitlines()
+    prepared = bs.prepare(load_run(folder)["hands"]).collect()
+    made = rate_table(prepared, ["bid", "forced"], pl.col("made"))
+    points = mean_table(prepared, ["bid", "forced"], "net_points")
+    rows = made.join(points, on=["bid", "forced"], how="left", suffix="_pts")
+    forced_at = next(
+        (i for i, line in enumerate(text) if line.startswith("forced: the dealer")), len(text)
+    )
+    assert rows["forced"].any() == (forced_at < len(text))
+    for r in rows.iter_rows(named=True):
+        label = r["bid"]
+        if r["forced"]:
+            label += " Malzoom" if preset == "kout_bo_4" and label == "5" else " forced"
+        lines = [x for x in text if x[:10].strip() == label]
+        assert len(lines) == 1, (label, text)
+        line = lines[0]
+        assert (text.index(line) > forced_at) == r["forced"]
+        rate = r["rate"] if preset != "baloot" else 1 - r["rate"]  # Baloot: buyer fails
+        assert f"{r['rows']:,}" in line and f"{rate:.1%}" in line
+        if r["mean"] is None:  # an Inzili: no value in points
+            assert preset == "kout_bh_4" and label.startswith("8")
+            continue
+        assert f"{r['mean']:+.2f} " in line and f"{r['low_pts']:+.2f}..{r['high_pts']:+.2f}" in line
+    if preset == "kout_bo_4":  # random bidding: a bid of 9 fails almost always, about -17.7 a hand
+        nine = next(x for x in text if x.strip().startswith("9 "))
+        assert -18.5 < float(nine.split()[5]) < -16.5
+
+
+@pytest.mark.parametrize("unit", ["hands", "matches"])
+def test_a_searching_shard_reports_progress_per_hand_with_the_same_rows(unit: str) -> None:
+    """A searching shard moves the progress bar every two hands (every match in a match run)
+    instead of once per shard, and its rows are those of one kernel call."""
+    players = ["ismcts:iterations=5", "heuristic"]
+    size = 5 if unit == "hands" else 2
+    spec = run.RunSpec("kout_bo_4", {}, players, 9, unit, size, size, True)
+    steps: list[int] = []
+    stepwise = run.play_shard(spec, {}, 3, size, 1, progress=steps.append)
+    whole = run.play_shard(spec, {}, 3, size, 1)
+    assert steps == ([2, 2, 1] if unit == "hands" else [1, 1])
+    assert stepwise.keys() == whole.keys()
+    for name in whole:
+        assert stepwise[name].equals(whole[name]), name
