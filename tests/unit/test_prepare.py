@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 import pytest
 
 from kout_sim.rules import get_rules
@@ -11,8 +14,15 @@ from kout_sim.sim import batch
 def test_notice_when_the_kernels_are_not_ready_in_time(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    play = batch._play_hands
+
+    def slow_play(*args: Any) -> Any:  # a compile: the drivers are not ready at once
+        time.sleep(0.5)
+        return play(*args)
+
     monkeypatch.setattr(batch, "_READY", set())
-    monkeypatch.setattr(batch, "NOTICE_AFTER", 0.0)
+    monkeypatch.setattr(batch, "_play_hands", slow_play)
+    monkeypatch.setattr(batch, "NOTICE_AFTER", 0.05)
     batch.prepare(get_rules("kout_bh_4"), "random", "hands")
     err = capsys.readouterr().err
     assert "kout-sim: compiling the kout engine for hands" in err
