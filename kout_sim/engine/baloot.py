@@ -301,8 +301,9 @@ def completion_masks(S: np.ndarray, out: np.ndarray, offset: int) -> None:
 
 
 @jit
-def _reading(hand: int, STR: np.ndarray, sun: bool) -> tuple[int, int, int]:
-    """A player's project reading (RULES.md 3.5.1): (best code, second code, raw total)."""
+def _reading(hand: int, STR: np.ndarray, sun: bool) -> tuple[int, int, int, int]:
+    """A player's project reading (RULES.md 3.5.1): (best code, second code, raw total, the
+    four-of-a-kinds it counts as a mask of bits ``r`` = 3 (T) .. 7 (A))."""
     quads = 0
     for r in range(3, 8):  # four of a kind: T J Q K A
         rank_idx = r + 5
@@ -317,6 +318,7 @@ def _reading(hand: int, STR: np.ndarray, sun: bool) -> tuple[int, int, int]:
     best_raw = -1
     best1 = 0
     best2 = 0
+    best_sub = 0
     sub = quads
     while True:
         rest = hand
@@ -348,10 +350,11 @@ def _reading(hand: int, STR: np.ndarray, sun: bool) -> tuple[int, int, int]:
             best_raw = raw
             best1 = c1
             best2 = c2
+            best_sub = sub
         if sub == 0:
             break
         sub = (sub - 1) & quads
-    return best1, best2, best_raw
+    return best1, best2, best_raw, best_sub
 
 
 @jit
@@ -360,9 +363,12 @@ def _projects(S: np.ndarray, STR: np.ndarray) -> None:
     dealer = S[S_DEALER]
     best_seat = -1
     best_code = 0
+    kq_quads = 0  # seats whose reading counts four Kings or four Queens (3.5.2)
     for p in range(4):
         seat = seat_of(p, dealer)
-        c1, c2, _ = _reading(S[S_HAND + seat], STR, sun)
+        c1, c2, _, sub = _reading(S[S_HAND + seat], STR, sun)
+        if (sub >> 5) & 3 != 0:  # bit 5 = Q, bit 6 = K
+            kq_quads |= 1 << seat
         S[B_PROJ + 2 * seat] = c1
         S[B_PROJ + 2 * seat + 1] = c2
         if c1 > best_code:  # strict: an exact tie stays with the earlier priority
@@ -382,11 +388,9 @@ def _projects(S: np.ndarray, STR: np.ndarray) -> None:
         queen = ONE << (13 * trump + 10)
         for seat in range(4):
             hand = S[S_HAND + seat]
-            if (hand & king) != 0 and (hand & queen) != 0:
-                four_k = (hand >> 11) & (hand >> 24) & (hand >> 37) & (hand >> 50) & 1
-                four_q = (hand >> 10) & (hand >> 23) & (hand >> 36) & (hand >> 49) & 1
-                if four_k == 0 and four_q == 0:
-                    S[B_BALOOT_SEAT] = seat  # 3.5.2
+            if (hand & king) != 0 and (hand & queen) != 0 and (kq_quads >> seat) & 1 == 0:
+                # 3.5.2: four Kings or Queens block it only when the reading counts them
+                S[B_BALOOT_SEAT] = seat
 
 
 @jit_leaf

@@ -112,8 +112,8 @@ READINGS: tuple[str, ...] = (
     "governs the buyer's team's Baloot.",
     "Result field 'baloot' counts each Baloot under the team whose points include it.",
     "An exact tie under tie = split counts as made (made = true).",
-    "Baloot is blocked when the holder's eight cards contain four Kings or four Queens, whether "
-    "or not his project reading uses them.",
+    "Baloot is blocked only when the holder's project reading counts four Kings or four Queens "
+    "as a four-of-a-kind (RULES.md 3.5.2); in Hokum, so four Aces never matter.",
     "Two projects of the same type compare by top card only (a run of 6 and a run of 5 with the "
     "same top are equal); an exact tie goes to the earlier seat in priority.",
     "Readings with equal totals and equally strong best projects would be further ordered by "
@@ -304,13 +304,14 @@ def counted_team(projects: Sequence[Sequence[Project]], dealer: int) -> int | No
 
 
 def has_baloot(cards: Sequence[str], trump: str | None) -> bool:
-    """RULES.md 3.5 / 3.5.2: K and Q of trump (Hokum only), blocked by four Kings or four Queens."""
+    """RULES.md 3.5 / 3.5.2: K and Q of trump (Hokum only). Four Kings or four Queens block it only
+    when the holder's project reading (3.5.1) counts them as a four-of-a-kind."""
     if trump is None:
         return False
     if "K" + trump not in cards or "Q" + trump not in cards:
         return False
-    four_of = [rank for rank in "KQ" if sum(1 for card in cards if rank_of(card) == rank) == 4]
-    return not four_of
+    reading = read_projects(0, cards, MODE_HOKUM)
+    return not any(p.quad and p.top in "KQ" for p in reading)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -470,6 +470,7 @@ _register(
                 "tie": "buyer_loses_hokum_only",
                 "doubled_projects": "multiplied",
                 "gahwa": "bank_152",
+                "kaboot_projects": "own",  # RULES.md 3.6.4 (K): a real game's Sun kaboot, 0-44
             },
         },
     )

@@ -564,6 +564,14 @@ def test_baloot_holding() -> None:
     assert B.has_baloot(cards_of("KH QH QS QD KC KD 8D 9D"), "H")  # three of each
 
 
+def test_baloot_block_follows_the_reading_3_5_2() -> None:
+    # RULES.md 3.5.2: four Queens beside A K J T of trump read as the run A-K-Q-J-T (a sequence
+    # Hundred beats a four-of-a-kind one on equal totals): QS is in the run, the Baloot stands.
+    assert B.has_baloot(cards_of("AS KS QS JS TS QH QD QC"), "S")
+    # Four Kings + Q-J-T-9 of trump read as the Kings (100) + a Fifty: the Kings block it.
+    assert not B.has_baloot(cards_of("KS QS JS TS 9S KH KD KC"), "S")
+
+
 # --------------------------------------------------------------------------------------------------
 # Whole hands: kaboot, projects and Baloot in the result
 # --------------------------------------------------------------------------------------------------
