@@ -60,6 +60,7 @@ from .layout import (
     P_KABOOT_ALL,
     P_MERCY,
     P_OVERTRUMP_LEAD,
+    P_SECOND_SUN,
     P_SUIT_MASK,
     P_SUN_BEFORE_YOU,
     P_TIE,
@@ -162,8 +163,8 @@ def _sun_allowed(S: np.ndarray, P: np.ndarray, seat: int) -> bool:
 def _auction_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
     seat = S[S_TO_ACT]
     stage = S[B_STAGE]
-    if stage == 1:
-        return (ONE << BC_PASS) | (ONE << BC_SUN)  # a Sun-before-you claim
+    if stage == 1 or stage == 3:
+        return (ONE << BC_PASS) | (ONE << BC_SUN)  # a Sun-before-you claim, a second chance
     if stage == 2:
         mask = ONE << BC_CONFIRM  # the Hokum bidder confirms or switches
         if _sun_allowed(S, P, seat):
@@ -212,10 +213,35 @@ def _buy(S: np.ndarray, seat: int, mode: int, ashkal: int, suit: int) -> None:
 
 
 @jit
-def _end_round(S: np.ndarray) -> None:
+def _next_second(S: np.ndarray, P: np.ndarray, first: int) -> int:
+    """RULES.md 3.2.3 second_sun_chance: the next seat from priority ``first`` that passed before
+    the round-1 Hokum and may take Sun (3.2.4: with a face-up Ace and p1_only, P1 only)."""
+    dealer = S[S_DEALER]
+    for p in range(first, prio(S[B_HOKUM_BIDDER], dealer)):
+        seat = seat_of(p, dealer)
+        if _sun_allowed(S, P, seat):
+            return seat
+    return -1
+
+
+@jit
+def _to_decision(S: np.ndarray, P: np.ndarray, first: int) -> None:
+    """After a round with a standing Hokum: the second chance from priority ``first`` (round 1,
+    option second_sun_chance), then the Hokum bidder's confirm or switch."""
+    if S[B_ROUND] == 1 and P[P_SECOND_SUN] != 0:
+        nxt = _next_second(S, P, first)
+        if nxt >= 0:
+            S[B_STAGE] = 3
+            S[S_TO_ACT] = nxt
+            return
+    S[B_STAGE] = 2
+    S[S_TO_ACT] = S[B_HOKUM_BIDDER]
+
+
+@jit
+def _end_round(S: np.ndarray, P: np.ndarray) -> None:
     if S[B_HOKUM_BIDDER] >= 0:
-        S[B_STAGE] = 2
-        S[S_TO_ACT] = S[B_HOKUM_BIDDER]
+        _to_decision(S, P, 0)
     elif S[B_ROUND] == 1:
         S[B_ROUND] = 2  # 3.2.5: all passed: round two from P1
         S[B_PASSED] = 0
@@ -227,13 +253,17 @@ def _end_round(S: np.ndarray) -> None:
 
 
 @jit
-def _next_claimer(S: np.ndarray, first: int) -> int:
-    """Earliest seat from priority ``first`` up to the Sun caller that passed this round."""
+def _next_claimer(S: np.ndarray, P: np.ndarray, first: int) -> int:
+    """Earliest seat from priority ``first`` up to the Sun caller that passed this round (with
+    sun_before_you = opponents, 3.2.3 (K): an opponent of the caller)."""
     dealer = S[S_DEALER]
-    caller = prio(S[B_SUN_CALLER], dealer)
+    caller_seat = S[B_SUN_CALLER]
+    caller = prio(caller_seat, dealer)
     for p in range(first, caller):
         seat = seat_of(p, dealer)
         if (S[B_PASSED] >> seat) & 1:
+            if P[P_SUN_BEFORE_YOU] == 2 and (seat & 1) == (caller_seat & 1):
+                continue
             return seat
     return -1
 
@@ -246,11 +276,17 @@ def _apply_auction(S: np.ndarray, P: np.ndarray, call: int) -> None:
         if call == BC_SUN:
             _buy(S, seat, MODE_SUN, 0, -1)  # claimed ahead of the caller
             return
-        nxt = _next_claimer(S, prio(seat, S[S_DEALER]) + 1)
+        nxt = _next_claimer(S, P, prio(seat, S[S_DEALER]) + 1)
         if nxt >= 0:
             S[S_TO_ACT] = nxt
         else:
             _buy(S, S[B_SUN_CALLER], MODE_SUN, S[B_SUN_ASHKAL], -1)
+        return
+    if stage == 3:
+        if call == BC_SUN:
+            _buy(S, seat, MODE_SUN, 0, -1)  # 3.2.3 second_sun_chance: he takes Sun
+        else:
+            _to_decision(S, P, prio(seat, S[S_DEALER]) + 1)
         return
     if stage == 2:
         if call == BC_CONFIRM:
@@ -262,7 +298,7 @@ def _apply_auction(S: np.ndarray, P: np.ndarray, call: int) -> None:
         S[B_SUN_CALLER] = seat
         S[B_SUN_ASHKAL] = 1 if call == BC_ASHKAL else 0
         if P[P_SUN_BEFORE_YOU] != 0:
-            first = _next_claimer(S, 0)
+            first = _next_claimer(S, P, 0)
             if first >= 0:
                 S[B_STAGE] = 1
                 S[S_TO_ACT] = first
@@ -278,7 +314,7 @@ def _apply_auction(S: np.ndarray, P: np.ndarray, call: int) -> None:
         S[B_HOKUM_BIDDER] = seat
         S[B_HOKUM_SUIT] = call - BC_HOKUM_SUIT
     if prio(seat, S[S_DEALER]) == 3:
-        _end_round(S)
+        _end_round(S, P)
     else:
         S[S_TO_ACT] = (seat + 1) % 4
 

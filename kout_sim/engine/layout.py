@@ -126,6 +126,7 @@ P_TIE = 72  # 0 split, 1 buyer_loses, 2 buyer_loses_hokum_only
 P_KABOOT_ALL = 73  # 1 all, 0 own
 P_DOUBLED_PROJ_MULT = 74  # 0 by_level, 1 multiplied
 P_GAHWA_BANK = 75  # 0: the Gahwa winner wins the match; else the points banked instead
+P_SECOND_SUN = 76  # 1: second_sun_chance, the passers before a round-1 Hokum are asked for Sun
 P_SIZE = 80
 
 FIRST_DEALER_LOW_DRAW = -1
@@ -189,7 +190,8 @@ S_VOIDS = 54
 # Baloot (docs/baloot.md); S_TRUMP holds the table row (trump suit, or T_NO_TRUMP in Sun)
 B_FACE_UP = 56
 B_ROUND = 57
-B_STAGE = 58  # auction stage: 0 bidding, 1 Sun-before-you claims, 2 the Hokum bidder confirms
+B_STAGE = 58  # auction stage: 0 bidding, 1 Sun-before-you claims, 2 the Hokum bidder confirms,
+#   3 second_sun_chance (the passers before a round-1 Hokum are asked for Sun)
 B_HOKUM_BIDDER = 59
 B_HOKUM_SUIT = 60
 B_SUN_CALLER = 61

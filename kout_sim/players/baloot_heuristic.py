@@ -338,6 +338,14 @@ def choose_call(S: np.ndarray, prm: np.ndarray, mask: int) -> int:
         if (caller & 1) != (seat & 1) and sun_v >= prm[PRM_SUN] and (mask >> BC_SUN) & 1 != 0:
             return BC_SUN
         return BC_PASS
+    if stage == 3:
+        # second_sun_chance (3.2.3): take the Sun from an opponent's Hokum only (he passed with
+        # this hand once; the steal margin may now make Sun worth it)
+        bidder = S[B_HOKUM_BIDDER]
+        steal = sun_v >= prm[PRM_SUN] - prm[PRM_STEAL]
+        if (bidder & 1) != (seat & 1) and steal and (mask >> BC_SUN) & 1 != 0:
+            return BC_SUN
+        return BC_PASS
     if stage == 2:
         # the Hokum bidder confirms or switches to Sun (3.2.3)
         hok_v = evaluate_hokum(h6, S[B_HOKUM_SUIT])

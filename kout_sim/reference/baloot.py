@@ -444,6 +444,7 @@ def score_hand(
 # Sub-steps of the auction and of the doubling ladder.
 _BID = "bid"  # docs rules 1-2: the seats of the round, P1..P4
 _CLAIM = "claim"  # docs rule 3: the Sun-before-you claims
+_SECOND = "second"  # docs rule 4: second_sun_chance, the passers before a round-1 Hokum
 _DECIDE = "decide"  # docs rule 4: the Hokum bidder's confirm / switch
 _ASK_DOUBLE = "ask_double"  # doubling rule 1: the buyer's opponents
 _ASK_TRIPLE = "ask_triple"  # doubling rule 2: the buyer
@@ -542,6 +543,7 @@ class RefHand:
         self._sun_caller: int | None = None
         self._sun_call: str | None = None  # "sun" or "ashkal"
         self._claimers: list[int] = []
+        self._second: list[int] = []  # RULES.md 3.2.3 second_sun_chance: still to be asked
 
         # Outcome of the auction.
         self.buyer: int | None = None
@@ -617,8 +619,9 @@ class RefHand:
     def _legal_auction(self) -> list[str]:
         assert self.to_act is not None
         seat = self.to_act
-        if self._step == _CLAIM:
-            # docs rule 3: a claim is always "sun" (never "ashkal"), or "pass".
+        if self._step in (_CLAIM, _SECOND):
+            # docs rules 3 and 4: a claim or a second chance is always "sun" (never "ashkal"),
+            # or "pass".
             return [PASS, SUN]
         if self._step == _DECIDE:
             # docs rule 4: confirm, or switch to Sun (with a face-up Ace and p1_only, P1 only).
@@ -744,6 +747,14 @@ class RefHand:
                 return
             self._ask_next_claimer()
             return
+        if self._step == _SECOND:
+            if call == SUN:
+                # RULES.md 3.2.3 second_sun_chance: he takes Sun; the auction ends (nobody who
+                # passed ahead of him is left to claim it: they were asked first).
+                self._buy(seat, MODE_SUN, trump=None, ashkal=False)
+                return
+            self._ask_second_chance()
+            return
         if self._step == _DECIDE:
             if call == CONFIRM:
                 self._buy(seat, MODE_HOKUM, trump=self._hokum_suit, ashkal=False)
@@ -767,6 +778,9 @@ class RefHand:
                 # priority order (a seat that bid Hokum did not pass, so it is not asked).
                 earlier = self.order[: self._index]
                 self._claimers = [s for s in earlier if s in self._round_passed]
+                if self.options["sun_before_you"] == "opponents":
+                    # RULES.md 3.2.3 (K): only the Sun caller's opponents may claim.
+                    self._claimers = [s for s in self._claimers if team_of(s) != team_of(seat)]
             self._step = _CLAIM
             self._ask_next_claimer()
             return
@@ -776,6 +790,17 @@ class RefHand:
             return
         # The round is over without a Sun call.
         if self._hokum_bidder is not None:
+            if self.round == 1 and self.options["second_sun_chance"]:
+                # RULES.md 3.2.3 second_sun_chance: the seats that passed before the round-1
+                # Hokum are asked again, in priority order, whether they take Sun (with a face-up
+                # Ace and p1_only, RULES.md 3.2.4, only P1 may turn the Hokum into Sun).
+                before = self.order[: self._position(self._hokum_bidder) - 1]
+                self._second = [
+                    s for s in before if not self._ace_restricted() or self._position(s) == 1
+                ]
+                self._step = _SECOND
+                self._ask_second_chance()
+                return
             # docs rule 4: the Hokum bidder confirms or switches.
             self._step = _DECIDE
             self.to_act = self._hokum_bidder
@@ -789,6 +814,15 @@ class RefHand:
             # RULES.md 3.2.5: all passed twice: the hand is void.
             self.void = True
             self._end_hand()
+
+    def _ask_second_chance(self) -> None:
+        """docs rule 4: ask the next seat of the second chance, or go on to the Hokum bidder's
+        decision when none is left."""
+        if self._second:
+            self.to_act = self._second.pop(0)
+            return
+        self._step = _DECIDE
+        self.to_act = self._hokum_bidder
 
     def _ask_next_claimer(self) -> None:
         """docs rule 3: ask the next claimer, or let the Sun caller buy when nobody claimed."""

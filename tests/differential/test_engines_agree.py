@@ -71,7 +71,13 @@ def test_random_matches_agree(preset: str) -> None:
             "baloot_on_loss": "void",
             "doubling": False,
         },
-        {"tie": "buyer_loses_hokum_only", "baloot_on_loss": "winner", "gahwa": "bank_152"},
+        {
+            "tie": "buyer_loses_hokum_only",
+            "baloot_on_loss": "winner",
+            "gahwa": "bank_152",
+            "second_sun_chance": True,
+            "ace_sun_restriction": "none",
+        },
     ],
     ids=["kammelna", "strict-trumping", "lenient", "mixed"],
 )

@@ -21,6 +21,7 @@ from kout_sim.reference.baloot import Project, RefHand, RefMatch, read_projects,
 OPTIONS: dict[str, Any] = {
     "profile": "ksa",
     "sun_before_you": True,
+    "second_sun_chance": False,
     "ace_sun_restriction": "p1_only",
     "doubling": True,
     "mercy": "partner_winning",
@@ -35,7 +36,8 @@ OPTIONS: dict[str, Any] = {
     "first_dealer": "random",
 }
 OPTION_VALUES: dict[str, list[Any]] = {
-    "sun_before_you": [True, False],
+    "sun_before_you": [True, False, "opponents"],
+    "second_sun_chance": [False, True],
     "ace_sun_restriction": ["p1_only", "none"],
     "doubling": [True, False],
     "mercy": ["partner_winning", "none"],
@@ -733,6 +735,58 @@ def test_sun_by_p1_has_no_claims() -> None:
     hand = auction_hand("9H")
     hand.apply("sun")
     assert (hand.phase, hand.buyer) == ("completion", 0)
+
+
+def test_sun_before_you_opponents_only_3_2_3() -> None:
+    # RULES.md 3.2.3 (K): P1, P2 pass, P3 calls Sun: P1 is P3's partner and is not asked; P2 is.
+    hand = auction_hand("9H", sun_before_you="opponents")
+    run(hand, ["pass", "pass", "sun"])
+    assert (hand.to_act, hand.legal_actions()) == (1, ["pass", "sun"])
+    hand.apply("pass")
+    assert (hand.phase, hand.buyer, hand.mode) == ("completion", 2, "sun")
+    # P4's Sun after three passes: P1 and P3 are his opponents (in priority order), P2 is not.
+    hand = auction_hand("9H", sun_before_you="opponents")
+    run(hand, ["pass", "pass", "pass", "sun", "pass"])
+    assert hand.to_act == 2
+    hand.apply("sun")
+    assert (hand.phase, hand.buyer, hand.mode) == ("completion", 2, "sun")
+
+
+def test_second_sun_chance_3_2_3() -> None:
+    # RULES.md 3.2.3 second_sun_chance: P1, P2 pass, P3 bids Hokum, P4 passes: P1 then P2 are
+    # asked for Sun before P3 confirms; P4 (who passed after the Hokum) is not.
+    hand = auction_hand("9H", second_sun_chance=True)
+    run(hand, ["pass", "pass", "hokum", "pass"])
+    assert (hand.phase, hand.to_act, hand.legal_actions()) == ("auction", 0, ["pass", "sun"])
+    hand.apply("pass")
+    assert (hand.to_act, hand.legal_actions()) == (1, ["pass", "sun"])
+    hand.apply("pass")
+    assert (hand.to_act, hand.legal_actions()) == (2, ["confirm", "sun"])
+    hand.apply("confirm")
+    assert (hand.phase, hand.buyer, hand.mode, hand.trump) == ("completion", 2, "hokum", "H")
+    # P2 takes Sun at his second chance: he buys, nobody else is asked.
+    hand = auction_hand("9H", second_sun_chance=True)
+    run(hand, ["pass", "pass", "hokum", "pass", "pass", "sun"])
+    assert (hand.phase, hand.buyer, hand.mode) == ("completion", 1, "sun")
+    assert hand.calls == ["pass", "pass", "hokum", "pass", "pass", "sun"]
+
+
+def test_second_sun_chance_not_asked_3_2_3() -> None:
+    # A P1 Hokum has no earlier passers: straight to the decision. Off: no second chance.
+    hand = auction_hand("9H", second_sun_chance=True)
+    run(hand, ["hokum", "pass", "pass", "pass"])
+    assert (hand.to_act, hand.legal_actions()) == (0, ["confirm", "sun"])
+    hand = auction_hand("9H")
+    run(hand, ["pass", "pass", "hokum", "pass"])
+    assert (hand.to_act, hand.legal_actions()) == (2, ["confirm", "sun"])
+    # Round 2: a Hokum after the first round's four passes has no second chance.
+    hand = auction_hand("9H", second_sun_chance=True)
+    run(hand, ["pass"] * 4 + ["pass", "hokum:S", "pass", "pass"])
+    assert (hand.to_act, hand.legal_actions()) == (1, ["confirm", "sun"])
+    # RULES.md 3.2.4: face-up Ace, p1_only: only P1 is asked again, and P2 not at all.
+    hand = auction_hand("AH", second_sun_chance=True)
+    run(hand, ["pass", "pass", "hokum", "pass", "pass"])
+    assert (hand.to_act, hand.legal_actions()) == (2, ["confirm"])
 
 
 def test_sun_before_you_off() -> None:
