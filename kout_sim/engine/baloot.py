@@ -47,6 +47,7 @@ from .layout import (
     BC_GAHWA,
     BC_HOKUM,
     BC_HOKUM_SUIT,
+    BC_KAWESH,
     BC_PASS,
     BC_SUN,
     BC_TRIPLE,
@@ -58,6 +59,7 @@ from .layout import (
     P_DOUBLING,
     P_GAHWA_BANK,
     P_KABOOT_ALL,
+    P_KAWESH,
     P_MERCY,
     P_OVERTRUMP_LEAD,
     P_SECOND_SUN,
@@ -102,6 +104,8 @@ ONE = np.int64(1)
 PROJ_RAW = (0, 20, 50, 100, 200)  # RULES.md 3.5 raw values by project class
 PROJ_GP_HOKUM = (0, 2, 5, 10, 0)
 PROJ_GP_SUN = (0, 4, 10, 20, 40)
+# RULES.md 3.2.7: the 7s, 8s and 9s of the four suits (rank indices 5, 6, 7 of each suit)
+KAWESH_CARDS = np.int64(0b111 << 5 | 0b111 << 18 | 0b111 << 31 | 0b111 << 44)
 
 
 @jit_leaf
@@ -175,6 +179,8 @@ def _auction_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
         mask |= ONE << BC_SUN
         if prio(seat, S[S_DEALER]) >= 2:
             mask |= ONE << BC_ASHKAL  # 3.2.3: Ashkal for P3 and P4 only
+    if S[B_ROUND] == 1 and P[P_KAWESH] != 0 and (S[S_HAND + seat] & ~KAWESH_CARDS) == 0:
+        mask |= ONE << BC_KAWESH  # 3.2.7: his first five are all 7s, 8s and 9s
     if S[B_HOKUM_BIDDER] < 0:
         if S[B_ROUND] == 1:
             mask |= ONE << BC_HOKUM
@@ -293,6 +299,11 @@ def _apply_auction(S: np.ndarray, P: np.ndarray, call: int) -> None:
             _buy(S, seat, MODE_HOKUM, 0, S[B_HOKUM_SUIT])
         else:
             _buy(S, seat, MODE_SUN, 0, -1)
+        return
+    if call == BC_KAWESH:
+        S[B_VOID] = 2  # 3.2.7: the hand is void, the same dealer redeals (match.apply_hand)
+        S[S_PHASE] = PH_OVER
+        S[S_TO_ACT] = -1
         return
     if call == BC_SUN or call == BC_ASHKAL:
         S[B_SUN_CALLER] = seat

@@ -39,6 +39,7 @@ from ..engine.layout import (
     BC_GAHWA,
     BC_HOKUM,
     BC_HOKUM_SUIT,
+    BC_KAWESH,
     BC_PASS,
     BC_SUN,
     BC_TRIPLE,
@@ -352,6 +353,8 @@ def choose_call(S: np.ndarray, prm: np.ndarray, mask: int) -> int:
         if (mask >> BC_SUN) & 1 != 0 and sun_v - prm[PRM_SUN] > hok_v - prm[PRM_HOKUM] + 4.0:
             return BC_SUN
         return BC_CONFIRM
+    if (mask >> BC_KAWESH) & 1 != 0:
+        return BC_KAWESH  # 3.2.7: bots call Kawesh whenever they may
     # bidding: Sun, Ashkal, Hokum or pass
     best = -1
     best_v = -1.0

@@ -10,7 +10,7 @@ Conventions (RULES.md 0.1, 0.2): seats ``0..3`` in playing order, the next seat 
 Priority order from the dealer ``d`` (RULES.md 3.2.2): P1 = ``d+1``, P2 = ``d+2``, P3 = ``d+3``,
 P4 = ``d``. Actions are the call strings of docs/baloot.md (``"pass"``, ``"hokum"``, ``"hokum:S"``,
 ``"sun"``, ``"ashkal"``, ``"confirm"``, ``"double"``, ``"double_closed"``, ``"triple"``, ``"four"``,
-``"four_closed"``, ``"gahwa"``) in the auction and doubling phases, and card strings in play.
+``"four_closed"``, ``"gahwa"``, ``"kawesh"``) in the auction and doubling phases, and card strings in play.
 
 A hand goes through the phases ``"auction"`` (bids, Sun claims, the Hokum bidder's confirm/switch),
 ``"completion"`` (only visible when the completion cards were not given at construction: the engine
@@ -60,6 +60,8 @@ TRIPLE = "triple"
 FOUR = "four"
 FOUR_CLOSED = "four_closed"
 GAHWA = "gahwa"
+KAWESH = "kawesh"  # RULES.md 3.2.7: a first five of 7s, 8s and 9s voids the hand
+KAWESH_RANKS = "789"
 
 # Modes.
 MODE_SUN = "sun"
@@ -552,6 +554,7 @@ class RefHand:
         self.ashkal: bool = False
         self.taker: int | None = None
         self.void: bool = False
+        self.kawesh: bool = False  # RULES.md 3.2.7: voided by a Kawesh call (the dealer redeals)
 
         # Doubling state (RULES.md 3.3, docs "Doubling, exactly").
         self._double_askers: list[int] = []
@@ -644,6 +647,14 @@ class RefHand:
             legal.append(SUN)
             if position in (3, 4):
                 legal.append(ASHKAL)  # RULES.md 3.2.3: P3 and P4 only
+        if (
+            self.options["kawesh"]
+            and self.round == 1
+            and all(rank_of(card) in KAWESH_RANKS for card in self.hands[seat])
+        ):
+            # RULES.md 3.2.7: at his turn of round 1, a first five of 7s, 8s and 9s only
+            # (Reading: whether or not a Hokum stands).
+            legal.append(KAWESH)
         return legal
 
     def _legal_doubling(self) -> list[str]:
@@ -763,6 +774,12 @@ class RefHand:
                 self._buy(seat, MODE_SUN, trump=None, ashkal=False)
             return
         # A seat of the round (docs rules 1-3).
+        if call == KAWESH:
+            # RULES.md 3.2.7: the hand is void; the same dealer redeals (RefMatch).
+            self.void = True
+            self.kawesh = True
+            self._end_hand()
+            return
         if call == PASS:
             self._round_passed.append(seat)
         elif call.startswith(HOKUM):
@@ -1047,6 +1064,7 @@ class RefHand:
             "buyer": self.buyer,
             "ashkal": self.ashkal,
             "void": self.void,
+            "kawesh": self.kawesh,
             "card_points": list(self.card_points),
             "projects": projects,
             "baloot": baloot,
@@ -1086,8 +1104,10 @@ class RefMatch:
         if self.over:
             raise RuntimeError("the match is already over")
         self.n_hands += 1
-        # RULES.md 3.2.6 / 3.2.5: the deal passes to dealer + 1 after every hand, void included.
-        self.dealer = (self.dealer + 1) % N_PLAYERS
+        # RULES.md 3.2.6 / 3.2.5: the deal passes to dealer + 1 after every hand, void included;
+        # 3.2.7: after a Kawesh the same dealer redeals.
+        if not result.get("kawesh"):
+            self.dealer = (self.dealer + 1) % N_PLAYERS
         if result["match_winner"] is not None:
             # RULES.md 3.6.5: Gahwa (gahwa = match): the winner of the hand wins the match.
             self._finish(int(result["match_winner"]), REASON_GAHWA)

@@ -299,6 +299,7 @@ for _n, _ranks, _missing in _BH_DECKS:
 _BALOOT_CODES: tuple[tuple[str, int, Mapping[Any, int]], ...] = (
     ("sun_before_you", L.P_SUN_BEFORE_YOU, {True: 1, False: 0, "opponents": 2}),
     ("second_sun_chance", L.P_SECOND_SUN, {True: 1, False: 0}),
+    ("kawesh", L.P_KAWESH, {True: 1, False: 0}),
     ("ace_sun_restriction", L.P_ACE_P1_ONLY, {"p1_only": 1, "none": 0}),
     ("doubling", L.P_DOUBLING, {True: 1, False: 0}),
     ("mercy", L.P_MERCY, {"partner_winning": 1, "none": 0}),
@@ -398,6 +399,11 @@ _BALOOT_OPTIONS: dict[str, Option] = {
             "after a round-1 Hokum the seats that passed before it are asked for Sun (3.2.3)",
             False,
         ),
+        _flag(
+            "kawesh",
+            "a first five of 7s, 8s and 9s may call Kawesh: the hand is void, same dealer (3.2.7)",
+            False,
+        ),
         _pick(
             "ace_sun_restriction",
             "p1_only",
@@ -494,6 +500,7 @@ _register(
                 "kaboot_projects": "own",  # RULES.md 3.6.4 (K): a real game's Sun kaboot, 0-44
                 "sun_before_you": "opponents",  # RULES.md 3.2.3 (K)
                 "second_sun_chance": True,  # RULES.md 3.2.3 (K)
+                "kawesh": True,  # RULES.md 3.2.7 (K)
             },
         },
     )

@@ -22,6 +22,7 @@ OPTIONS: dict[str, Any] = {
     "profile": "ksa",
     "sun_before_you": True,
     "second_sun_chance": False,
+    "kawesh": False,
     "ace_sun_restriction": "p1_only",
     "doubling": True,
     "mercy": "partner_winning",
@@ -38,6 +39,7 @@ OPTIONS: dict[str, Any] = {
 OPTION_VALUES: dict[str, list[Any]] = {
     "sun_before_you": [True, False, "opponents"],
     "second_sun_chance": [False, True],
+    "kawesh": [False, True],
     "ace_sun_restriction": ["p1_only", "none"],
     "doubling": [True, False],
     "mercy": ["partner_winning", "none"],
@@ -789,6 +791,50 @@ def test_second_sun_chance_not_asked_3_2_3() -> None:
     assert (hand.to_act, hand.legal_actions()) == (2, ["confirm"])
 
 
+def kawesh_hand(**overrides: Any) -> RefHand:
+    """Seat 1 (P2) is dealt 7S 8S 9S 7H 8H: all 7s, 8s and 9s (RULES.md 3.2.7)."""
+    hands = [
+        cards_of("AS KS QS JS TS"),
+        cards_of("7S 8S 9S 7H 8H"),
+        cards_of("AH KH QH JH TH"),
+        cards_of("AD KD QD JD TD"),
+    ]
+    return RefHand("baloot", opts(**overrides), DEALER, hands, face_up="9H", completion=None)
+
+
+def test_kawesh_3_2_7() -> None:
+    hand = kawesh_hand(kawesh=True)
+    assert "kawesh" not in hand.legal_actions()  # P1 holds no 7, 8, 9
+    hand.apply("pass")
+    assert hand.legal_actions() == ["pass", "hokum", "sun", "kawesh"]
+    hand.apply("kawesh")
+    result = hand.result()
+    assert (hand.phase, result["void"], result["kawesh"], result["points"]) == (
+        "over",
+        True,
+        True,
+        [0, 0],
+    )
+    off = kawesh_hand()
+    off.apply("pass")
+    assert "kawesh" not in off.legal_actions()  # option off (profile ksa)
+    late = kawesh_hand(kawesh=True)
+    run(late, ["pass"] * 5)  # round 2: no Kawesh
+    assert "kawesh" not in late.legal_actions()
+
+
+def test_kawesh_keeps_the_dealer_3_2_7() -> None:
+    match = RefMatch("baloot", opts(kawesh=True), 3)
+    hand = kawesh_hand(kawesh=True)
+    run(hand, ["pass", "kawesh"])
+    match.apply_hand(hand.result())
+    assert (match.dealer, match.n_hands, match.score) == (3, 1, [0, 0])
+    void = kawesh_hand(kawesh=True)
+    run(void, ["pass"] * 8)  # passed out twice: the deal passes on
+    match.apply_hand(void.result())
+    assert match.dealer == 0
+
+
 def test_sun_before_you_off() -> None:
     hand = auction_hand("9H", sun_before_you=False)
     run(hand, ["pass", "pass", "pass", "sun"])
@@ -1389,6 +1435,11 @@ def test_random_hands_invariants() -> None:
                 plays += 1
             hand.apply(choose(hand.phase, legal, i % 4, rng))
         result = hand.result()
+        if result["kawesh"]:
+            # RULES.md 3.2.7: round 1 passes, then the Kawesh of a five of 7s, 8s and 9s
+            assert hand.calls[-1] == "kawesh" and set(hand.calls[:-1]) <= {"pass", "hokum"}
+            assert plays == 0 and result["void"] and len(hand.calls) <= 4
+            continue
         if result["void"]:
             assert hand.calls == ["pass"] * 8 and plays == 0
             seen["void"] += 1
