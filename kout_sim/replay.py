@@ -471,8 +471,9 @@ def _run_baloot_hand(
                 f"{where}.calls[{i}] = {raw!r}: no call is due ({hand.phase} phase)"
             )
         act(raw, f"calls[{i}]")
-    if hand.phase == "completion" and (completion is not None or plays):
-        complete("before the first play")
+    if hand.phase == "completion":
+        # docs/records.md: a finished auction needs its completion (never "[]": the hand is not over)
+        complete("before the first play" if plays else "after the calls")
     if hand.phase == "over" and completion is not None and hand.result().get("void"):
         raise InvalidRecord(f"{where}.completion is given but the hand is void (all passed twice)")
     for i, raw in enumerate(plays):

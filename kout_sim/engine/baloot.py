@@ -47,6 +47,7 @@ from .layout import (
     BC_GAHWA,
     BC_HOKUM,
     BC_HOKUM_SUIT,
+    BC_KAWESH,
     BC_PASS,
     BC_SUN,
     BC_TRIPLE,
@@ -58,8 +59,10 @@ from .layout import (
     P_DOUBLING,
     P_GAHWA_BANK,
     P_KABOOT_ALL,
+    P_KAWESH,
     P_MERCY,
     P_OVERTRUMP_LEAD,
+    P_SECOND_SUN,
     P_SUIT_MASK,
     P_SUN_BEFORE_YOU,
     P_TIE,
@@ -101,6 +104,8 @@ ONE = np.int64(1)
 PROJ_RAW = (0, 20, 50, 100, 200)  # RULES.md 3.5 raw values by project class
 PROJ_GP_HOKUM = (0, 2, 5, 10, 0)
 PROJ_GP_SUN = (0, 4, 10, 20, 40)
+# RULES.md 3.2.7: the 7s, 8s and 9s of the four suits (rank indices 5, 6, 7 of each suit)
+KAWESH_CARDS = np.int64(0b111 << 5 | 0b111 << 18 | 0b111 << 31 | 0b111 << 44)
 
 
 @jit_leaf
@@ -162,8 +167,8 @@ def _sun_allowed(S: np.ndarray, P: np.ndarray, seat: int) -> bool:
 def _auction_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
     seat = S[S_TO_ACT]
     stage = S[B_STAGE]
-    if stage == 1:
-        return (ONE << BC_PASS) | (ONE << BC_SUN)  # a Sun-before-you claim
+    if stage == 1 or stage == 3:
+        return (ONE << BC_PASS) | (ONE << BC_SUN)  # a Sun-before-you claim, a second chance
     if stage == 2:
         mask = ONE << BC_CONFIRM  # the Hokum bidder confirms or switches
         if _sun_allowed(S, P, seat):
@@ -174,6 +179,8 @@ def _auction_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
         mask |= ONE << BC_SUN
         if prio(seat, S[S_DEALER]) >= 2:
             mask |= ONE << BC_ASHKAL  # 3.2.3: Ashkal for P3 and P4 only
+    if S[B_ROUND] == 1 and P[P_KAWESH] != 0 and (S[S_HAND + seat] & ~KAWESH_CARDS) == 0:
+        mask |= ONE << BC_KAWESH  # 3.2.7: his first five are all 7s, 8s and 9s
     if S[B_HOKUM_BIDDER] < 0:
         if S[B_ROUND] == 1:
             mask |= ONE << BC_HOKUM
@@ -212,10 +219,35 @@ def _buy(S: np.ndarray, seat: int, mode: int, ashkal: int, suit: int) -> None:
 
 
 @jit
-def _end_round(S: np.ndarray) -> None:
+def _next_second(S: np.ndarray, P: np.ndarray, first: int) -> int:
+    """RULES.md 3.2.3 second_sun_chance: the next seat from priority ``first`` that passed before
+    the round-1 Hokum and may take Sun (3.2.4: with a face-up Ace and p1_only, P1 only)."""
+    dealer = S[S_DEALER]
+    for p in range(first, prio(S[B_HOKUM_BIDDER], dealer)):
+        seat = seat_of(p, dealer)
+        if _sun_allowed(S, P, seat):
+            return seat
+    return -1
+
+
+@jit
+def _to_decision(S: np.ndarray, P: np.ndarray, first: int) -> None:
+    """After a round with a standing Hokum: the second chance from priority ``first`` (round 1,
+    option second_sun_chance), then the Hokum bidder's confirm or switch."""
+    if S[B_ROUND] == 1 and P[P_SECOND_SUN] != 0:
+        nxt = _next_second(S, P, first)
+        if nxt >= 0:
+            S[B_STAGE] = 3
+            S[S_TO_ACT] = nxt
+            return
+    S[B_STAGE] = 2
+    S[S_TO_ACT] = S[B_HOKUM_BIDDER]
+
+
+@jit
+def _end_round(S: np.ndarray, P: np.ndarray) -> None:
     if S[B_HOKUM_BIDDER] >= 0:
-        S[B_STAGE] = 2
-        S[S_TO_ACT] = S[B_HOKUM_BIDDER]
+        _to_decision(S, P, 0)
     elif S[B_ROUND] == 1:
         S[B_ROUND] = 2  # 3.2.5: all passed: round two from P1
         S[B_PASSED] = 0
@@ -227,13 +259,17 @@ def _end_round(S: np.ndarray) -> None:
 
 
 @jit
-def _next_claimer(S: np.ndarray, first: int) -> int:
-    """Earliest seat from priority ``first`` up to the Sun caller that passed this round."""
+def _next_claimer(S: np.ndarray, P: np.ndarray, first: int) -> int:
+    """Earliest seat from priority ``first`` up to the Sun caller that passed this round (with
+    sun_before_you = opponents, 3.2.3 (K): an opponent of the caller)."""
     dealer = S[S_DEALER]
-    caller = prio(S[B_SUN_CALLER], dealer)
+    caller_seat = S[B_SUN_CALLER]
+    caller = prio(caller_seat, dealer)
     for p in range(first, caller):
         seat = seat_of(p, dealer)
         if (S[B_PASSED] >> seat) & 1:
+            if P[P_SUN_BEFORE_YOU] == 2 and (seat & 1) == (caller_seat & 1):
+                continue
             return seat
     return -1
 
@@ -246,11 +282,17 @@ def _apply_auction(S: np.ndarray, P: np.ndarray, call: int) -> None:
         if call == BC_SUN:
             _buy(S, seat, MODE_SUN, 0, -1)  # claimed ahead of the caller
             return
-        nxt = _next_claimer(S, prio(seat, S[S_DEALER]) + 1)
+        nxt = _next_claimer(S, P, prio(seat, S[S_DEALER]) + 1)
         if nxt >= 0:
             S[S_TO_ACT] = nxt
         else:
             _buy(S, S[B_SUN_CALLER], MODE_SUN, S[B_SUN_ASHKAL], -1)
+        return
+    if stage == 3:
+        if call == BC_SUN:
+            _buy(S, seat, MODE_SUN, 0, -1)  # 3.2.3 second_sun_chance: he takes Sun
+        else:
+            _to_decision(S, P, prio(seat, S[S_DEALER]) + 1)
         return
     if stage == 2:
         if call == BC_CONFIRM:
@@ -258,11 +300,16 @@ def _apply_auction(S: np.ndarray, P: np.ndarray, call: int) -> None:
         else:
             _buy(S, seat, MODE_SUN, 0, -1)
         return
+    if call == BC_KAWESH:
+        S[B_VOID] = 2  # 3.2.7: the hand is void, the same dealer redeals (match.apply_hand)
+        S[S_PHASE] = PH_OVER
+        S[S_TO_ACT] = -1
+        return
     if call == BC_SUN or call == BC_ASHKAL:
         S[B_SUN_CALLER] = seat
         S[B_SUN_ASHKAL] = 1 if call == BC_ASHKAL else 0
         if P[P_SUN_BEFORE_YOU] != 0:
-            first = _next_claimer(S, 0)
+            first = _next_claimer(S, P, 0)
             if first >= 0:
                 S[B_STAGE] = 1
                 S[S_TO_ACT] = first
@@ -278,7 +325,7 @@ def _apply_auction(S: np.ndarray, P: np.ndarray, call: int) -> None:
         S[B_HOKUM_BIDDER] = seat
         S[B_HOKUM_SUIT] = call - BC_HOKUM_SUIT
     if prio(seat, S[S_DEALER]) == 3:
-        _end_round(S)
+        _end_round(S, P)
     else:
         S[S_TO_ACT] = (seat + 1) % 4
 
@@ -301,8 +348,9 @@ def completion_masks(S: np.ndarray, out: np.ndarray, offset: int) -> None:
 
 
 @jit
-def _reading(hand: int, STR: np.ndarray, sun: bool) -> tuple[int, int, int]:
-    """A player's project reading (RULES.md 3.5.1): (best code, second code, raw total)."""
+def _reading(hand: int, STR: np.ndarray, sun: bool) -> tuple[int, int, int, int]:
+    """A player's project reading (RULES.md 3.5.1): (best code, second code, raw total, the
+    four-of-a-kinds it counts as a mask of bits ``r`` = 3 (T) .. 7 (A))."""
     quads = 0
     for r in range(3, 8):  # four of a kind: T J Q K A
         rank_idx = r + 5
@@ -317,6 +365,7 @@ def _reading(hand: int, STR: np.ndarray, sun: bool) -> tuple[int, int, int]:
     best_raw = -1
     best1 = 0
     best2 = 0
+    best_sub = 0
     sub = quads
     while True:
         rest = hand
@@ -348,10 +397,11 @@ def _reading(hand: int, STR: np.ndarray, sun: bool) -> tuple[int, int, int]:
             best_raw = raw
             best1 = c1
             best2 = c2
+            best_sub = sub
         if sub == 0:
             break
         sub = (sub - 1) & quads
-    return best1, best2, best_raw
+    return best1, best2, best_raw, best_sub
 
 
 @jit
@@ -360,9 +410,12 @@ def _projects(S: np.ndarray, STR: np.ndarray) -> None:
     dealer = S[S_DEALER]
     best_seat = -1
     best_code = 0
+    kq_quads = 0  # seats whose reading counts four Kings or four Queens (3.5.2)
     for p in range(4):
         seat = seat_of(p, dealer)
-        c1, c2, _ = _reading(S[S_HAND + seat], STR, sun)
+        c1, c2, _, sub = _reading(S[S_HAND + seat], STR, sun)
+        if (sub >> 5) & 3 != 0:  # bit 5 = Q, bit 6 = K
+            kq_quads |= 1 << seat
         S[B_PROJ + 2 * seat] = c1
         S[B_PROJ + 2 * seat + 1] = c2
         if c1 > best_code:  # strict: an exact tie stays with the earlier priority
@@ -382,11 +435,9 @@ def _projects(S: np.ndarray, STR: np.ndarray) -> None:
         queen = ONE << (13 * trump + 10)
         for seat in range(4):
             hand = S[S_HAND + seat]
-            if (hand & king) != 0 and (hand & queen) != 0:
-                four_k = (hand >> 11) & (hand >> 24) & (hand >> 37) & (hand >> 50) & 1
-                four_q = (hand >> 10) & (hand >> 23) & (hand >> 36) & (hand >> 49) & 1
-                if four_k == 0 and four_q == 0:
-                    S[B_BALOOT_SEAT] = seat  # 3.5.2
+            if (hand & king) != 0 and (hand & queen) != 0 and (kq_quads >> seat) & 1 == 0:
+                # 3.5.2: four Kings or Queens block it only when the reading counts them
+                S[B_BALOOT_SEAT] = seat
 
 
 @jit_leaf

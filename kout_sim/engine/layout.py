@@ -34,6 +34,7 @@ BC_TRIPLE = 11
 BC_FOUR = 12
 BC_FOUR_CLOSED = 13
 BC_GAHWA = 14
+BC_KAWESH = 15  # RULES.md 3.2.7: a first five of 7s, 8s and 9s voids the hand, same dealer
 BALOOT_CALL_NAMES = (
     "pass",
     "hokum",
@@ -50,6 +51,7 @@ BALOOT_CALL_NAMES = (
     "four",
     "four_closed",
     "gahwa",
+    "kawesh",
 )
 
 # ---- families -----------------------------------------------------------------------------------
@@ -126,6 +128,8 @@ P_TIE = 72  # 0 split, 1 buyer_loses, 2 buyer_loses_hokum_only
 P_KABOOT_ALL = 73  # 1 all, 0 own
 P_DOUBLED_PROJ_MULT = 74  # 0 by_level, 1 multiplied
 P_GAHWA_BANK = 75  # 0: the Gahwa winner wins the match; else the points banked instead
+P_SECOND_SUN = 76  # 1: second_sun_chance, the passers before a round-1 Hokum are asked for Sun
+P_KAWESH = 77  # 1: option kawesh (RULES.md 3.2.7)
 P_SIZE = 80
 
 FIRST_DEALER_LOW_DRAW = -1
@@ -189,7 +193,8 @@ S_VOIDS = 54
 # Baloot (docs/baloot.md); S_TRUMP holds the table row (trump suit, or T_NO_TRUMP in Sun)
 B_FACE_UP = 56
 B_ROUND = 57
-B_STAGE = 58  # auction stage: 0 bidding, 1 Sun-before-you claims, 2 the Hokum bidder confirms
+B_STAGE = 58  # auction stage: 0 bidding, 1 Sun-before-you claims, 2 the Hokum bidder confirms,
+#   3 second_sun_chance (the passers before a round-1 Hokum are asked for Sun)
 B_HOKUM_BIDDER = 59
 B_HOKUM_SUIT = 60
 B_SUN_CALLER = 61
@@ -197,7 +202,7 @@ B_SUN_ASHKAL = 62
 B_PASSED = 63  # mask of seats that passed in this round
 B_MODE = 64  # 0 none / void, 1 Sun, 2 Hokum
 B_ASHKAL = 65
-B_VOID = 66
+B_VOID = 66  # 1: void (all passed twice), 2: void by a Kawesh (RULES.md 3.2.7: same dealer)
 B_TAKER = 67  # seat that takes the face-up card
 B_DOUBLER = 68
 B_DOUBLE = 69  # multiplier 1..4

@@ -6,6 +6,7 @@ import numpy as np
 
 from ._jit import jit, jit_leaf
 from .layout import (
+    B_VOID,
     FAMILY_BALOOT,
     M_DEALER,
     M_N_HANDS,
@@ -125,5 +126,7 @@ def apply_hand(MS: np.ndarray, S: np.ndarray, P: np.ndarray) -> None:
             MS[M_DEALER] = dealer  # 2.12(b)
         else:
             MS[M_DEALER] = next_on_team(dealer, 1 - round_winner, n)  # 2.12(c)
+    elif P[P_FAMILY] == FAMILY_BALOOT and S[B_VOID] == 2:
+        MS[M_DEALER] = dealer  # 3.2.7: after a Kawesh the same dealer redeals
     else:
         MS[M_DEALER] = (dealer + 1) % n  # 1.2

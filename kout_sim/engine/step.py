@@ -185,6 +185,7 @@ class NumbaHand:
             buyer=out["bidder"],
             ashkal=bool(S[L.B_ASHKAL]),
             void=bool(S[L.B_VOID]),
+            kawesh=int(S[L.B_VOID]) == 2,
             card_points=[int(S[L.B_CARD_PTS]), int(S[L.B_CARD_PTS + 1])],
             projects=projects,
             baloot=[int(baloot_to == t) for t in range(2)],

@@ -57,7 +57,12 @@ HAND_COLUMNS: tuple[Column, ...] = (
         )
         for s in range(6)
     ),
-    Column("mode", pa.string(), "Baloot: sun, hokum, or null (void hand; Kout presets)"),
+    Column(
+        "mode",
+        pa.string(),
+        "Baloot: sun, hokum, or null (void hand, a Kawesh included: its calls end with kawesh; "
+        "Kout presets)",
+    ),
     Column("ashkal", pa.bool_(), "Baloot: the Sun was bought by Ashkal"),
     Column("face_up", pa.string(), "Baloot: the face-up card"),
     Column("card_points_team0", pa.int16(), "Baloot: card points of team 0, last trick included"),

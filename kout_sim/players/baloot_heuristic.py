@@ -39,6 +39,7 @@ from ..engine.layout import (
     BC_GAHWA,
     BC_HOKUM,
     BC_HOKUM_SUIT,
+    BC_KAWESH,
     BC_PASS,
     BC_SUN,
     BC_TRIPLE,
@@ -338,12 +339,22 @@ def choose_call(S: np.ndarray, prm: np.ndarray, mask: int) -> int:
         if (caller & 1) != (seat & 1) and sun_v >= prm[PRM_SUN] and (mask >> BC_SUN) & 1 != 0:
             return BC_SUN
         return BC_PASS
+    if stage == 3:
+        # second_sun_chance (3.2.3): take the Sun from an opponent's Hokum only (he passed with
+        # this hand once; the steal margin may now make Sun worth it)
+        bidder = S[B_HOKUM_BIDDER]
+        steal = sun_v >= prm[PRM_SUN] - prm[PRM_STEAL]
+        if (bidder & 1) != (seat & 1) and steal and (mask >> BC_SUN) & 1 != 0:
+            return BC_SUN
+        return BC_PASS
     if stage == 2:
         # the Hokum bidder confirms or switches to Sun (3.2.3)
         hok_v = evaluate_hokum(h6, S[B_HOKUM_SUIT])
         if (mask >> BC_SUN) & 1 != 0 and sun_v - prm[PRM_SUN] > hok_v - prm[PRM_HOKUM] + 4.0:
             return BC_SUN
         return BC_CONFIRM
+    if (mask >> BC_KAWESH) & 1 != 0:
+        return BC_KAWESH  # 3.2.7: bots call Kawesh whenever they may
     # bidding: Sun, Ashkal, Hokum or pass
     best = -1
     best_v = -1.0

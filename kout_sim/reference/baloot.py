@@ -10,7 +10,7 @@ Conventions (RULES.md 0.1, 0.2): seats ``0..3`` in playing order, the next seat 
 Priority order from the dealer ``d`` (RULES.md 3.2.2): P1 = ``d+1``, P2 = ``d+2``, P3 = ``d+3``,
 P4 = ``d``. Actions are the call strings of docs/baloot.md (``"pass"``, ``"hokum"``, ``"hokum:S"``,
 ``"sun"``, ``"ashkal"``, ``"confirm"``, ``"double"``, ``"double_closed"``, ``"triple"``, ``"four"``,
-``"four_closed"``, ``"gahwa"``) in the auction and doubling phases, and card strings in play.
+``"four_closed"``, ``"gahwa"``, ``"kawesh"``) in the auction and doubling phases, and card strings in play.
 
 A hand goes through the phases ``"auction"`` (bids, Sun claims, the Hokum bidder's confirm/switch),
 ``"completion"`` (only visible when the completion cards were not given at construction: the engine
@@ -60,6 +60,8 @@ TRIPLE = "triple"
 FOUR = "four"
 FOUR_CLOSED = "four_closed"
 GAHWA = "gahwa"
+KAWESH = "kawesh"  # RULES.md 3.2.7: a first five of 7s, 8s and 9s voids the hand
+KAWESH_RANKS = "789"
 
 # Modes.
 MODE_SUN = "sun"
@@ -112,8 +114,8 @@ READINGS: tuple[str, ...] = (
     "governs the buyer's team's Baloot.",
     "Result field 'baloot' counts each Baloot under the team whose points include it.",
     "An exact tie under tie = split counts as made (made = true).",
-    "Baloot is blocked when the holder's eight cards contain four Kings or four Queens, whether "
-    "or not his project reading uses them.",
+    "Baloot is blocked only when the holder's project reading counts four Kings or four Queens "
+    "as a four-of-a-kind (RULES.md 3.5.2); in Hokum, so four Aces never matter.",
     "Two projects of the same type compare by top card only (a run of 6 and a run of 5 with the "
     "same top are equal); an exact tie goes to the earlier seat in priority.",
     "Readings with equal totals and equally strong best projects would be further ordered by "
@@ -304,13 +306,14 @@ def counted_team(projects: Sequence[Sequence[Project]], dealer: int) -> int | No
 
 
 def has_baloot(cards: Sequence[str], trump: str | None) -> bool:
-    """RULES.md 3.5 / 3.5.2: K and Q of trump (Hokum only), blocked by four Kings or four Queens."""
+    """RULES.md 3.5 / 3.5.2: K and Q of trump (Hokum only). Four Kings or four Queens block it only
+    when the holder's project reading (3.5.1) counts them as a four-of-a-kind."""
     if trump is None:
         return False
     if "K" + trump not in cards or "Q" + trump not in cards:
         return False
-    four_of = [rank for rank in "KQ" if sum(1 for card in cards if rank_of(card) == rank) == 4]
-    return not four_of
+    reading = read_projects(0, cards, MODE_HOKUM)
+    return not any(p.quad and p.top in "KQ" for p in reading)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -443,6 +446,7 @@ def score_hand(
 # Sub-steps of the auction and of the doubling ladder.
 _BID = "bid"  # docs rules 1-2: the seats of the round, P1..P4
 _CLAIM = "claim"  # docs rule 3: the Sun-before-you claims
+_SECOND = "second"  # docs rule 4: second_sun_chance, the passers before a round-1 Hokum
 _DECIDE = "decide"  # docs rule 4: the Hokum bidder's confirm / switch
 _ASK_DOUBLE = "ask_double"  # doubling rule 1: the buyer's opponents
 _ASK_TRIPLE = "ask_triple"  # doubling rule 2: the buyer
@@ -541,6 +545,7 @@ class RefHand:
         self._sun_caller: int | None = None
         self._sun_call: str | None = None  # "sun" or "ashkal"
         self._claimers: list[int] = []
+        self._second: list[int] = []  # RULES.md 3.2.3 second_sun_chance: still to be asked
 
         # Outcome of the auction.
         self.buyer: int | None = None
@@ -549,6 +554,7 @@ class RefHand:
         self.ashkal: bool = False
         self.taker: int | None = None
         self.void: bool = False
+        self.kawesh: bool = False  # RULES.md 3.2.7: voided by a Kawesh call (the dealer redeals)
 
         # Doubling state (RULES.md 3.3, docs "Doubling, exactly").
         self._double_askers: list[int] = []
@@ -616,8 +622,9 @@ class RefHand:
     def _legal_auction(self) -> list[str]:
         assert self.to_act is not None
         seat = self.to_act
-        if self._step == _CLAIM:
-            # docs rule 3: a claim is always "sun" (never "ashkal"), or "pass".
+        if self._step in (_CLAIM, _SECOND):
+            # docs rules 3 and 4: a claim or a second chance is always "sun" (never "ashkal"),
+            # or "pass".
             return [PASS, SUN]
         if self._step == _DECIDE:
             # docs rule 4: confirm, or switch to Sun (with a face-up Ace and p1_only, P1 only).
@@ -640,6 +647,14 @@ class RefHand:
             legal.append(SUN)
             if position in (3, 4):
                 legal.append(ASHKAL)  # RULES.md 3.2.3: P3 and P4 only
+        if (
+            self.options["kawesh"]
+            and self.round == 1
+            and all(rank_of(card) in KAWESH_RANKS for card in self.hands[seat])
+        ):
+            # RULES.md 3.2.7: at his turn of round 1, a first five of 7s, 8s and 9s only
+            # (Reading: whether or not a Hokum stands).
+            legal.append(KAWESH)
         return legal
 
     def _legal_doubling(self) -> list[str]:
@@ -743,6 +758,14 @@ class RefHand:
                 return
             self._ask_next_claimer()
             return
+        if self._step == _SECOND:
+            if call == SUN:
+                # RULES.md 3.2.3 second_sun_chance: he takes Sun; the auction ends (nobody who
+                # passed ahead of him is left to claim it: they were asked first).
+                self._buy(seat, MODE_SUN, trump=None, ashkal=False)
+                return
+            self._ask_second_chance()
+            return
         if self._step == _DECIDE:
             if call == CONFIRM:
                 self._buy(seat, MODE_HOKUM, trump=self._hokum_suit, ashkal=False)
@@ -751,6 +774,12 @@ class RefHand:
                 self._buy(seat, MODE_SUN, trump=None, ashkal=False)
             return
         # A seat of the round (docs rules 1-3).
+        if call == KAWESH:
+            # RULES.md 3.2.7: the hand is void; the same dealer redeals (RefMatch).
+            self.void = True
+            self.kawesh = True
+            self._end_hand()
+            return
         if call == PASS:
             self._round_passed.append(seat)
         elif call.startswith(HOKUM):
@@ -766,6 +795,9 @@ class RefHand:
                 # priority order (a seat that bid Hokum did not pass, so it is not asked).
                 earlier = self.order[: self._index]
                 self._claimers = [s for s in earlier if s in self._round_passed]
+                if self.options["sun_before_you"] == "opponents":
+                    # RULES.md 3.2.3 (K): only the Sun caller's opponents may claim.
+                    self._claimers = [s for s in self._claimers if team_of(s) != team_of(seat)]
             self._step = _CLAIM
             self._ask_next_claimer()
             return
@@ -775,6 +807,17 @@ class RefHand:
             return
         # The round is over without a Sun call.
         if self._hokum_bidder is not None:
+            if self.round == 1 and self.options["second_sun_chance"]:
+                # RULES.md 3.2.3 second_sun_chance: the seats that passed before the round-1
+                # Hokum are asked again, in priority order, whether they take Sun (with a face-up
+                # Ace and p1_only, RULES.md 3.2.4, only P1 may turn the Hokum into Sun).
+                before = self.order[: self._position(self._hokum_bidder) - 1]
+                self._second = [
+                    s for s in before if not self._ace_restricted() or self._position(s) == 1
+                ]
+                self._step = _SECOND
+                self._ask_second_chance()
+                return
             # docs rule 4: the Hokum bidder confirms or switches.
             self._step = _DECIDE
             self.to_act = self._hokum_bidder
@@ -788,6 +831,15 @@ class RefHand:
             # RULES.md 3.2.5: all passed twice: the hand is void.
             self.void = True
             self._end_hand()
+
+    def _ask_second_chance(self) -> None:
+        """docs rule 4: ask the next seat of the second chance, or go on to the Hokum bidder's
+        decision when none is left."""
+        if self._second:
+            self.to_act = self._second.pop(0)
+            return
+        self._step = _DECIDE
+        self.to_act = self._hokum_bidder
 
     def _ask_next_claimer(self) -> None:
         """docs rule 3: ask the next claimer, or let the Sun caller buy when nobody claimed."""
@@ -1012,6 +1064,7 @@ class RefHand:
             "buyer": self.buyer,
             "ashkal": self.ashkal,
             "void": self.void,
+            "kawesh": self.kawesh,
             "card_points": list(self.card_points),
             "projects": projects,
             "baloot": baloot,
@@ -1051,8 +1104,10 @@ class RefMatch:
         if self.over:
             raise RuntimeError("the match is already over")
         self.n_hands += 1
-        # RULES.md 3.2.6 / 3.2.5: the deal passes to dealer + 1 after every hand, void included.
-        self.dealer = (self.dealer + 1) % N_PLAYERS
+        # RULES.md 3.2.6 / 3.2.5: the deal passes to dealer + 1 after every hand, void included;
+        # 3.2.7: after a Kawesh the same dealer redeals.
+        if not result.get("kawesh"):
+            self.dealer = (self.dealer + 1) % N_PLAYERS
         if result["match_winner"] is not None:
             # RULES.md 3.6.5: Gahwa (gahwa = match): the winner of the hand wins the match.
             self._finish(int(result["match_winner"]), REASON_GAHWA)

@@ -297,7 +297,9 @@ for _n, _ranks, _missing in _BH_DECKS:
 
 # Baloot options as kernel parameters: (option, P index, value -> code)
 _BALOOT_CODES: tuple[tuple[str, int, Mapping[Any, int]], ...] = (
-    ("sun_before_you", L.P_SUN_BEFORE_YOU, {True: 1, False: 0}),
+    ("sun_before_you", L.P_SUN_BEFORE_YOU, {True: 1, False: 0, "opponents": 2}),
+    ("second_sun_chance", L.P_SECOND_SUN, {True: 1, False: 0}),
+    ("kawesh", L.P_KAWESH, {True: 1, False: 0}),
     ("ace_sun_restriction", L.P_ACE_P1_ONLY, {"p1_only": 1, "none": 0}),
     ("doubling", L.P_DOUBLING, {True: 1, False: 0}),
     ("mercy", L.P_MERCY, {"partner_winning": 1, "none": 0}),
@@ -362,6 +364,16 @@ def _baloot_tables(rules: Rules, P: np.ndarray, STR: np.ndarray) -> None:
         STR[L.T_RUN2, pattern] = codes[1]
 
 
+def _bool_or_opponents(value: Any) -> Any:
+    """Validator of ``sun_before_you``: a bool, or ``"opponents"`` (RULES.md 3.2.3 (K))."""
+    if value == "opponents":
+        return value
+    try:
+        return boolean(value)
+    except ValueError:
+        raise ValueError("not true, false or opponents") from None
+
+
 def _flag(name: str, meaning: str, default: bool) -> Option:
     return Option(name, default, "true, false", meaning, boolean)
 
@@ -374,8 +386,23 @@ _BALOOT_OPTIONS: dict[str, Option] = {
     o.name: o
     for o in (
         _pick("profile", "ksa", ("ksa", "kammelna"), "rule profile (RULES.md 3): KSA or Kammelna"),
+        Option(
+            "sun_before_you",
+            True,
+            "true, false, opponents",
+            "earlier passers (opponents: only the caller's opponents) may claim Sun ahead of a Sun "
+            "caller (3.2.3)",
+            _bool_or_opponents,
+        ),
         _flag(
-            "sun_before_you", "earlier passers may claim Sun ahead of a Sun caller (3.2.3)", True
+            "second_sun_chance",
+            "after a round-1 Hokum the seats that passed before it are asked for Sun (3.2.3)",
+            False,
+        ),
+        _flag(
+            "kawesh",
+            "a first five of 7s, 8s and 9s may call Kawesh: the hand is void, same dealer (3.2.7)",
+            False,
         ),
         _pick(
             "ace_sun_restriction",
@@ -470,6 +497,10 @@ _register(
                 "tie": "buyer_loses_hokum_only",
                 "doubled_projects": "multiplied",
                 "gahwa": "bank_152",
+                "kaboot_projects": "own",  # RULES.md 3.6.4 (K): a real game's Sun kaboot, 0-44
+                "sun_before_you": "opponents",  # RULES.md 3.2.3 (K)
+                "second_sun_chance": True,  # RULES.md 3.2.3 (K)
+                "kawesh": True,  # RULES.md 3.2.7 (K)
             },
         },
     )

@@ -540,6 +540,7 @@ SUMMARY_COLUMNS = (
     "kaboot_team",
     "gahwa",
     "forced_joker",
+    "calls",  # Baloot: a Kawesh hand (RULES.md 3.2.7) is counted apart from the void ones
 )
 
 
@@ -714,7 +715,13 @@ def summary_counts(
     out: Summary = {}
     if family == "baloot":
         by = (
-            lazy.with_columns(pl.col("mode").fill_null("void"))
+            lazy.with_columns(
+                # RULES.md 3.2.7: a Kawesh hand is void; it is counted apart from the passed-out ones
+                pl.when(pl.col("calls").str.contains("kawesh"))
+                .then(pl.lit("kawesh"))
+                .otherwise(pl.col("mode").fill_null("void"))
+                .alias("mode")
+            )
             .group_by("mode")
             .agg(
                 pl.len().alias("n"),

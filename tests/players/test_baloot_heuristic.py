@@ -114,3 +114,16 @@ def test_deterministic_without_epsilon() -> None:
     a = play_hands(RULES, 500, 3, "heuristic")
     b = play_hands(RULES, 500, 3, "heuristic")
     assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("calls", [[], ["hokum"]], ids=["first-to-speak", "after-a-hokum"])
+def test_kawesh_whenever_it_may_3_2_7(calls: list[str]) -> None:
+    # RULES.md 3.2.7 (K): bots call Kawesh whenever they may; seat 1 (P2) holds 7S 8S 9S 7H 8H
+    rules = get_rules("baloot", {"profile": "kammelna"})
+    deal = ["AS KS QS JS TS", "7S 8S 9S 7H 8H", "AH KH QH JH TH", "AD KD QD JD TD"]
+    first = [C.mask_of(C.parse_card(c) for c in h.split()) for h in deal]
+    hand = NumbaHand(rules, 0 if not calls else 3, first, face_up=C.parse_card("9H"))
+    for action in calls:
+        hand.apply(action)
+    assert hand.to_act == 1 and "kawesh" in hand.legal_actions()
+    assert _choose(hand) == "kawesh"

@@ -24,6 +24,7 @@ from kout_sim import cards as C
 from kout_sim.engine import layout as L
 from kout_sim.engine.rng import seed_stream
 from kout_sim.engine.step import NumbaHand
+from kout_sim.errors import InvalidRecord
 from kout_sim.players import sampler as SP
 from kout_sim.replay import legal_actions
 from kout_sim.rules import Rules, get_rules
@@ -279,10 +280,15 @@ def _check_sample(pos: Position, seat: int, S_det: np.ndarray) -> None:
     assert union == pos.rules.deck_mask
     # the record replays legally, to the same legal actions
     record = record_of(pos, S_det)
-    got = legal_actions(record)
-    if pos.hand and pos.hand.phase != "completion":
-        expect = NumbaHand.from_state(pos.rules, S_det.copy()).legal_actions()
-        assert sorted(map(str, got)) == sorted(map(str, expect))
+    if pos.hand and pos.hand.phase == "completion":
+        # docs/records.md: a finished auction without its completion is an InvalidRecord
+        with pytest.raises(InvalidRecord, match="completion"):
+            legal_actions(record)
+    else:
+        got = legal_actions(record)
+        if pos.hand:
+            expect = NumbaHand.from_state(pos.rules, S_det.copy()).legal_actions()
+            assert sorted(map(str, got)) == sorted(map(str, expect))
     # and the engine's own replay reaches exactly the determinized state
     replayed = replay_state(pos, S_det)
     assert replayed is not None

@@ -21,6 +21,8 @@ from kout_sim.reference.baloot import Project, RefHand, RefMatch, read_projects,
 OPTIONS: dict[str, Any] = {
     "profile": "ksa",
     "sun_before_you": True,
+    "second_sun_chance": False,
+    "kawesh": False,
     "ace_sun_restriction": "p1_only",
     "doubling": True,
     "mercy": "partner_winning",
@@ -35,7 +37,9 @@ OPTIONS: dict[str, Any] = {
     "first_dealer": "random",
 }
 OPTION_VALUES: dict[str, list[Any]] = {
-    "sun_before_you": [True, False],
+    "sun_before_you": [True, False, "opponents"],
+    "second_sun_chance": [False, True],
+    "kawesh": [False, True],
     "ace_sun_restriction": ["p1_only", "none"],
     "doubling": [True, False],
     "mercy": ["partner_winning", "none"],
@@ -564,6 +568,14 @@ def test_baloot_holding() -> None:
     assert B.has_baloot(cards_of("KH QH QS QD KC KD 8D 9D"), "H")  # three of each
 
 
+def test_baloot_block_follows_the_reading_3_5_2() -> None:
+    # RULES.md 3.5.2: four Queens beside A K J T of trump read as the run A-K-Q-J-T (a sequence
+    # Hundred beats a four-of-a-kind one on equal totals): QS is in the run, the Baloot stands.
+    assert B.has_baloot(cards_of("AS KS QS JS TS QH QD QC"), "S")
+    # Four Kings + Q-J-T-9 of trump read as the Kings (100) + a Fifty: the Kings block it.
+    assert not B.has_baloot(cards_of("KS QS JS TS 9S KH KD KC"), "S")
+
+
 # --------------------------------------------------------------------------------------------------
 # Whole hands: kaboot, projects and Baloot in the result
 # --------------------------------------------------------------------------------------------------
@@ -725,6 +737,102 @@ def test_sun_by_p1_has_no_claims() -> None:
     hand = auction_hand("9H")
     hand.apply("sun")
     assert (hand.phase, hand.buyer) == ("completion", 0)
+
+
+def test_sun_before_you_opponents_only_3_2_3() -> None:
+    # RULES.md 3.2.3 (K): P1, P2 pass, P3 calls Sun: P1 is P3's partner and is not asked; P2 is.
+    hand = auction_hand("9H", sun_before_you="opponents")
+    run(hand, ["pass", "pass", "sun"])
+    assert (hand.to_act, hand.legal_actions()) == (1, ["pass", "sun"])
+    hand.apply("pass")
+    assert (hand.phase, hand.buyer, hand.mode) == ("completion", 2, "sun")
+    # P4's Sun after three passes: P1 and P3 are his opponents (in priority order), P2 is not.
+    hand = auction_hand("9H", sun_before_you="opponents")
+    run(hand, ["pass", "pass", "pass", "sun", "pass"])
+    assert hand.to_act == 2
+    hand.apply("sun")
+    assert (hand.phase, hand.buyer, hand.mode) == ("completion", 2, "sun")
+
+
+def test_second_sun_chance_3_2_3() -> None:
+    # RULES.md 3.2.3 second_sun_chance: P1, P2 pass, P3 bids Hokum, P4 passes: P1 then P2 are
+    # asked for Sun before P3 confirms; P4 (who passed after the Hokum) is not.
+    hand = auction_hand("9H", second_sun_chance=True)
+    run(hand, ["pass", "pass", "hokum", "pass"])
+    assert (hand.phase, hand.to_act, hand.legal_actions()) == ("auction", 0, ["pass", "sun"])
+    hand.apply("pass")
+    assert (hand.to_act, hand.legal_actions()) == (1, ["pass", "sun"])
+    hand.apply("pass")
+    assert (hand.to_act, hand.legal_actions()) == (2, ["confirm", "sun"])
+    hand.apply("confirm")
+    assert (hand.phase, hand.buyer, hand.mode, hand.trump) == ("completion", 2, "hokum", "H")
+    # P2 takes Sun at his second chance: he buys, nobody else is asked.
+    hand = auction_hand("9H", second_sun_chance=True)
+    run(hand, ["pass", "pass", "hokum", "pass", "pass", "sun"])
+    assert (hand.phase, hand.buyer, hand.mode) == ("completion", 1, "sun")
+    assert hand.calls == ["pass", "pass", "hokum", "pass", "pass", "sun"]
+
+
+def test_second_sun_chance_not_asked_3_2_3() -> None:
+    # A P1 Hokum has no earlier passers: straight to the decision. Off: no second chance.
+    hand = auction_hand("9H", second_sun_chance=True)
+    run(hand, ["hokum", "pass", "pass", "pass"])
+    assert (hand.to_act, hand.legal_actions()) == (0, ["confirm", "sun"])
+    hand = auction_hand("9H")
+    run(hand, ["pass", "pass", "hokum", "pass"])
+    assert (hand.to_act, hand.legal_actions()) == (2, ["confirm", "sun"])
+    # Round 2: a Hokum after the first round's four passes has no second chance.
+    hand = auction_hand("9H", second_sun_chance=True)
+    run(hand, ["pass"] * 4 + ["pass", "hokum:S", "pass", "pass"])
+    assert (hand.to_act, hand.legal_actions()) == (1, ["confirm", "sun"])
+    # RULES.md 3.2.4: face-up Ace, p1_only: only P1 is asked again, and P2 not at all.
+    hand = auction_hand("AH", second_sun_chance=True)
+    run(hand, ["pass", "pass", "hokum", "pass", "pass"])
+    assert (hand.to_act, hand.legal_actions()) == (2, ["confirm"])
+
+
+def kawesh_hand(**overrides: Any) -> RefHand:
+    """Seat 1 (P2) is dealt 7S 8S 9S 7H 8H: all 7s, 8s and 9s (RULES.md 3.2.7)."""
+    hands = [
+        cards_of("AS KS QS JS TS"),
+        cards_of("7S 8S 9S 7H 8H"),
+        cards_of("AH KH QH JH TH"),
+        cards_of("AD KD QD JD TD"),
+    ]
+    return RefHand("baloot", opts(**overrides), DEALER, hands, face_up="9H", completion=None)
+
+
+def test_kawesh_3_2_7() -> None:
+    hand = kawesh_hand(kawesh=True)
+    assert "kawesh" not in hand.legal_actions()  # P1 holds no 7, 8, 9
+    hand.apply("pass")
+    assert hand.legal_actions() == ["pass", "hokum", "sun", "kawesh"]
+    hand.apply("kawesh")
+    result = hand.result()
+    assert (hand.phase, result["void"], result["kawesh"], result["points"]) == (
+        "over",
+        True,
+        True,
+        [0, 0],
+    )
+    off = kawesh_hand()
+    off.apply("pass")
+    assert "kawesh" not in off.legal_actions()  # option off (profile ksa)
+    late = kawesh_hand(kawesh=True)
+    run(late, ["pass"] * 5)  # round 2: no Kawesh
+    assert "kawesh" not in late.legal_actions()
+
+
+def test_kawesh_keeps_the_dealer_3_2_7() -> None:
+    match = RefMatch("baloot", opts(kawesh=True), 3)
+    hand = kawesh_hand(kawesh=True)
+    run(hand, ["pass", "kawesh"])
+    match.apply_hand(hand.result())
+    assert (match.dealer, match.n_hands, match.score) == (3, 1, [0, 0])
+    void = kawesh_hand(kawesh=True)
+    run(void, ["pass"] * 8)  # passed out twice: the deal passes on
+    match.apply_hand(void.result())
+    assert match.dealer == 0
 
 
 def test_sun_before_you_off() -> None:
@@ -1327,6 +1435,11 @@ def test_random_hands_invariants() -> None:
                 plays += 1
             hand.apply(choose(hand.phase, legal, i % 4, rng))
         result = hand.result()
+        if result["kawesh"]:
+            # RULES.md 3.2.7: round 1 passes, then the Kawesh of a five of 7s, 8s and 9s
+            assert hand.calls[-1] == "kawesh" and set(hand.calls[:-1]) <= {"pass", "hokum"}
+            assert plays == 0 and result["void"] and len(hand.calls) <= 4
+            continue
         if result["void"]:
             assert hand.calls == ["pass"] * 8 and plays == 0
             seen["void"] += 1

@@ -261,3 +261,25 @@ def test_a_searching_shard_reports_progress_per_hand_with_the_same_rows(unit: st
     assert stepwise.keys() == whole.keys()
     for name in whole:
         assert stepwise[name].equals(whole[name]), name
+
+
+@pytest.mark.usefixtures("small_shards")
+def test_kawesh_hands_counted_and_the_dealer_redeals(tmp_path: Path) -> None:
+    """RULES.md 3.2.7 (K): the heuristic calls Kawesh whenever it may; simulate counts the Kawesh
+    hands apart from the passed-out ones, and the same dealer deals the next hand."""
+    from kout_sim.sim.run import Store
+
+    folder = kout_sim.simulate(
+        "baloot", options={"profile": "kammelna"}, matches=300, seed=6, out=tmp_path / "k"
+    )
+    hands = _tables(folder)["hands"].sort(["match", "hand"])
+    kawesh = hands.filter(pl.col("calls").str.contains("kawesh"))
+    assert len(kawesh) > 10  # about one hand in 60 deals someone five 7s, 8s and 9s
+    assert kawesh["calls"].str.ends_with("kawesh").all() and kawesh["mode"].is_null().all()
+    assert Store(folder).read_json("run.json")["summary"]["buys"]["kawesh"][0] == len(kawesh)
+    following = hands.with_columns(
+        pl.col("dealer").shift(-1).over("match").alias("next_dealer"),
+        pl.col("calls").str.contains("kawesh").alias("is_kawesh"),
+    ).filter(pl.col("next_dealer").is_not_null())
+    same = following["next_dealer"] == following["dealer"]
+    assert (same == following["is_kawesh"]).all()
