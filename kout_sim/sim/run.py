@@ -530,7 +530,7 @@ def simulate(
 SUMMARY_COLUMNS = (
     "bidder",
     "dealer",
-    "calls",
+    "calls",  # forced bids; Baloot: a Kawesh hand (RULES.md 3.2.7) is counted apart from the void ones
     "malzoom",
     "contract",
     "made",
@@ -540,7 +540,6 @@ SUMMARY_COLUMNS = (
     "kaboot_team",
     "gahwa",
     "forced_joker",
-    "calls",  # Baloot: a Kawesh hand (RULES.md 3.2.7) is counted apart from the void ones
 )
 
 
