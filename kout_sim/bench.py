@@ -6,9 +6,11 @@ speedup is a ratio taken under the same machine load. Rates are medians over rep
 
 from __future__ import annotations
 
+import itertools
 import random
 import statistics
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -101,7 +103,6 @@ def bench_search(
     over positions of milliseconds per decision, and the iterations per second it implies.
     """
     from .engine.game import legal_mask
-    from .engine.play import hand_traced
     from .players.ismcts import N_INT_ROWS, SEARCH
 
     P, STR = rules.tables
@@ -109,11 +110,6 @@ def bench_search(
     family = rules.preset.family
     prm = Lineup((spec,)).params(family)[0]
     iterations = int(prm[0])
-    heuristic = lineup_of(rules, "heuristic")
-    kinds, params = heuristic.kinds, heuristic.params(family)
-    hands = np.zeros(6, dtype=np.int64)
-    trace = np.zeros(256, dtype=np.int64)
-    S = np.zeros(L.S_SIZE, dtype=np.int64)
     MS = np.zeros(L.M_SIZE, dtype=np.int64)
     nodes = np.empty((N_INT_ROWS, iterations + 2), dtype=np.int64)
     value = np.empty(iterations + 2, dtype=np.float64)
@@ -121,15 +117,9 @@ def bench_search(
     fam = int(P[L.P_FAMILY])
     search = SEARCH[fam]
     times: list[float] = []
-    index = 0
-    while len(times) < positions:
-        index += 1
-        n = hand_traced(P, STR, kinds, params, seed, index, hands, trace, trace.copy(), S)
-        calls = int(np.sum(trace[:n] >= L.CALL))
-        stop = calls + MID_HAND_TRICK * rules.n_players
-        hand_traced(P, STR, kinds, params, seed, index, hands, trace, trace.copy(), S, limit=stop)
-        if S[L.S_PHASE] != L.PH_PLAY or S[L.S_N_IN_TRICK] != 0:
-            continue  # the hand ended early
+    for index, S in heuristic_leads(rules, seed, MID_HAND_TRICK):
+        if len(times) == positions:
+            break
         mask = int(legal_mask(S, P, STR, fam))
         if mask & (mask - 1) == 0:
             continue
@@ -152,10 +142,12 @@ def bench_search(
     }
 
 
-def first_leads(rules: Rules, count: int, seed: int = 0, tricks: int = 0) -> list[np.ndarray]:
-    """``count`` play-phase states at the first lead (or the lead of trick ``tricks + 1``): random
+def heuristic_leads(
+    rules: Rules, seed: int = 0, tricks: int = 0
+) -> Iterator[tuple[int, np.ndarray]]:
+    """``(stream index, state)`` at the first lead (or the lead of trick ``tricks + 1``) of random
     deals, the heuristic line-up's auction (and, in Baloot, its completion and doubling) and play
-    before it; hands voided or ended before that lead are skipped."""
+    before it; hands voided or ended before that lead are skipped. Each state is a fresh array."""
     from .engine.play import hand_traced
 
     P, STR = rules.tables
@@ -164,17 +156,20 @@ def first_leads(rules: Rules, count: int, seed: int = 0, tricks: int = 0) -> lis
     hands = np.zeros(6, dtype=np.int64)
     trace = np.zeros(256, dtype=np.int64)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
-    out: list[np.ndarray] = []
     index = 0
-    while len(out) < count:
+    while True:
         index += 1
         n = hand_traced(P, STR, kinds, params, seed, index, hands, trace, trace.copy(), S)
         calls = int(np.sum(trace[:n] >= L.CALL))
         stop = calls + tricks * rules.n_players
         hand_traced(P, STR, kinds, params, seed, index, hands, trace, trace.copy(), S, limit=stop)
         if S[L.S_PHASE] == L.PH_PLAY and S[L.S_N_DONE] == tricks and S[L.S_N_IN_TRICK] == 0:
-            out.append(S.copy())
-    return out
+            yield index, S.copy()
+
+
+def first_leads(rules: Rules, count: int, seed: int = 0, tricks: int = 0) -> list[np.ndarray]:
+    """The first ``count`` states of :func:`heuristic_leads`."""
+    return [S for _, S in itertools.islice(heuristic_leads(rules, seed, tricks), count)]
 
 
 def bench_solver(rules: Rules, *, deals: int = 1000, seed: int = 0) -> dict[str, Any]:

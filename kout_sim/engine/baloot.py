@@ -87,6 +87,7 @@ from .layout import (
     S_PHASE,
     S_PLAYED,
     S_POINTS,
+    S_RANKLESS,
     S_TO_ACT,
     S_TRICK,
     S_TRICKS,
@@ -539,12 +540,13 @@ def strength(STR: np.ndarray, trow: int, led: int, card: int) -> int:
 
 @jit
 def winning_idx(S: np.ndarray, STR: np.ndarray) -> tuple[int, int]:
-    """(position in the current trick of the card winning it so far, that card's strength)."""
+    """(position in the current trick of the card winning it so far, that card's strength); a
+    rankless Kout joker lead (RULES.md 1.8, ``S_RANKLESS``; never in Baloot) is passed over."""
     trow = S[S_TRUMP]
     led = S[S_LED]
     best = -1
     best_idx = 0
-    for i in range(S[S_N_IN_TRICK]):
+    for i in range(S[S_RANKLESS], S[S_N_IN_TRICK]):
         s = strength(STR, trow, led, S[S_TRICK + i])
         if s > best:
             best = s

@@ -98,6 +98,12 @@ def new_hand(S: np.ndarray, P: np.ndarray, dealer: int, hands: np.ndarray) -> No
     S[S_VOIDS] = 0  # nothing shown yet
 
 
+@jit_leaf
+def may_name_trump(P: np.ndarray, hand: int, suit: int) -> bool:
+    """RULES.md 1.4: the bidder names any suit; 2.4: a suit he holds a card of."""
+    return P[P_TRUMP_MUST_HOLD] == 0 or (hand & P[P_SUIT_MASK + suit]) != 0
+
+
 @jit
 def legal_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
     """Legal calls of the seat to act, as a mask of call indices (auction or trump choice)."""
@@ -115,8 +121,7 @@ def legal_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
         hand = S[S_HAND + S[S_BIDDER]]
         suits = np.int64(0)
         for s in range(4):
-            # RULES.md 1.4: any suit; 2.4: a suit the bidder holds
-            if P[P_TRUMP_MUST_HOLD] == 0 or (hand & P[P_SUIT_MASK + s]) != 0:
+            if may_name_trump(P, hand, s):
                 suits |= np.int64(1) << (TRUMP + s)
         return suits
     return np.int64(0)

@@ -44,7 +44,6 @@ from ..engine.layout import (
     P_JOKER_MODEL,
     P_RJ_LEAD_BID,
     P_SUIT_MASK,
-    P_TRUMP_MUST_HOLD,
     PH_PLAY,
     S_BIDDER,
     S_DEALER,
@@ -204,7 +203,7 @@ def _forced_end(S: np.ndarray, P: np.ndarray, C: np.ndarray) -> int:
 def bounds(S: np.ndarray, P: np.ndarray, C: np.ndarray) -> tuple[int, int]:
     """Bounds on the future value of any position (mid-trick too)."""
     if C[C_BALOOT] != 0:
-        return 0, C[C_TOTAL] - S[B_CARD_PTS] - S[B_CARD_PTS + 1]
+        return 0, _rest(S, C)
     lo = 0
     hi = C[C_N_TRICKS] - S[S_N_DONE]
     if C[C_LADDER] != 0 and hi >= 2 and S[S_N_IN_TRICK] == 0:
@@ -342,15 +341,6 @@ def unplay(S: np.ndarray, W: np.ndarray, d: int, seat: int, card: int) -> None:
 
 
 @jit
-def strength(STR: np.ndarray, trow: int, led: int, card: int) -> int:
-    """Strength of ``card`` in a trick led in ``led`` (RULES.md 1.1, 2.7, 3.4.4): 0 never wins."""
-    s = STR[trow, card]
-    if s == 0 and card < 52 and card // 13 == led:
-        s = STR[T_LED, card]
-    return s
-
-
-@jit
 def order_table(P: np.ndarray, STR: np.ndarray, trow: int, Q: np.ndarray) -> None:
     """``Q[suit, i]``: the deck's ``i``-th strongest card of ``suit`` under trump row ``trow``
     (-1 past the last); the order equivalent cards are found in."""
@@ -370,21 +360,6 @@ def order_table(P: np.ndarray, STR: np.ndarray, trow: int, Q: np.ndarray) -> Non
             n += 1
         for j in range(n, Q.shape[1]):
             Q[suit, j] = -1
-
-
-@jit
-def _winning(S: np.ndarray, STR: np.ndarray) -> tuple[int, int]:
-    """(position, strength) of the card winning the trick in progress so far."""
-    trow = S[S_TRUMP]
-    led = S[S_LED]
-    best = -1
-    best_i = 0
-    for i in range(S[S_RANKLESS], S[S_N_IN_TRICK]):
-        s = strength(STR, trow, led, S[S_TRICK + i])
-        if s > best:
-            best = s
-            best_i = i
-    return best_i, best
 
 
 @jit
@@ -417,7 +392,7 @@ def moves(
             others |= S[S_HAND + s]
     for i in range(k):
         others |= ONE << S[S_TRICK + i]
-    win_i, win_s = _winning(S, STR)
+    win_i, win_s = B.winning_idx(S, STR)  # the rankless joker lead passed over (1.8)
     partner = k > 0 and ((S[S_LEADER] + win_i) & 1) == (seat & 1)
     led = S[S_LED] if k > 0 else -1
     m = 0
@@ -446,7 +421,7 @@ def moves(
                     continue
                 in_run = True
                 run_pts = pts
-                cs = strength(STR, trow, led if k > 0 else suit, card)
+                cs = B.strength(STR, trow, led if k > 0 else suit, card)
                 if k == 0:
                     score = 300 + cs if top else 100 - cs + pts
                 elif partner:
@@ -1013,7 +988,7 @@ def _kout_par(
     best = 0
     best_trump = -1
     for t in range(4):
-        if P[P_TRUMP_MUST_HOLD] != 0 and (S[S_HAND + bidder] & P[P_SUIT_MASK + t]) == 0:
+        if not K.may_name_trump(P, S[S_HAND + bidder], t):
             continue
         c = best_contract(S, P, STR, W, tt, t, best + 1)
         if c > best:
@@ -1080,7 +1055,7 @@ def par_table(
         x[X_CONTRACT] = P[P_BID_MIN]
         first_lead(S, P, C, x)
         for t in range(4):
-            if P[P_TRUMP_MUST_HOLD] != 0 and (S[S_HAND + seat] & P[P_SUIT_MASK + t]) == 0:
+            if not K.may_name_trump(P, S[S_HAND + seat], t):
                 out[t, seat] = -1
             else:
                 out[t, seat] = best_contract(S, P, STR, W, tt, t, 0)
