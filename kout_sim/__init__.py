@@ -10,8 +10,7 @@ Public API
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
+from ._version import __version__
 from .errors import IllegalAction, InvalidRecord
 from .replay import legal_actions, replay_hand, replay_match
 from .rules import RulesError, get_rules, preset_names

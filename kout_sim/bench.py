@@ -17,6 +17,7 @@ import numpy as np
 
 from . import __version__
 from .engine import layout as L
+from .engine.tables import tables_of
 from .players import Lineup
 from .rules import Rules, get_rules
 from .sim.batch import check_seed, check_workers, lineup_of, new_rows, play_hands
@@ -105,7 +106,7 @@ def bench_search(
     from .engine.game import legal_mask
     from .players.ismcts import N_INT_ROWS, SEARCH
 
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     spec = next(s for s in lineup.seats if s.name == "ismcts")
     family = rules.preset.family
     prm = Lineup((spec,)).params(family)[0]
@@ -148,9 +149,9 @@ def heuristic_leads(
     """``(stream index, state)`` at the first lead (or the lead of trick ``tricks + 1``) of random
     deals, the heuristic line-up's auction (and, in Baloot, its completion and doubling) and play
     before it; hands voided or ended before that lead are skipped. Each state is a fresh array."""
-    from .engine.play import hand_traced
+    from .drivers.play import hand_traced
 
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     heuristic = lineup_of(rules, "heuristic")
     kinds, params = heuristic.kinds, heuristic.params(rules.preset.family)
     hands = np.zeros(6, dtype=np.int64)

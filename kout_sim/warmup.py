@@ -15,16 +15,18 @@ import time
 
 import numpy as np
 
+from .engine.tables import tables_of
+
 FAMILY_PRESETS = {"kout": "kout_bo_4", "baloot": "baloot"}
 """One warm-up process each: the two game families."""
 
 
 def warm_forks() -> float:
     """Compile the joker fork driver and the play-on entry point; returns the seconds it took."""
-    from .engine import fork as FK
+    from .drivers import fork as FK
+    from .drivers.play import hand_traced
     from .engine import layout as L
     from .engine.game import legal_mask
-    from .engine.play import hand_traced
     from .players import parse_lineup
     from .rules import get_rules
     from .sim.fork import fork_records, play_on
@@ -32,7 +34,7 @@ def warm_forks() -> float:
     started = time.perf_counter()
     rules = get_rules(FAMILY_PRESETS["kout"])
     records = fork_records(rules, 50, 0, "heuristic", workers=1)
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     lineup = parse_lineup("heuristic", rules.n_players, rules.preset.family)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
     trace = np.zeros(256, dtype=np.int64)
@@ -63,8 +65,8 @@ def warm_solver() -> float:
 
 def warm(family: str) -> float:
     """Compile the entry points of ``family``; returns the seconds it took."""
+    from .drivers.play import hand_traced
     from .engine import layout as L
-    from .engine.play import hand_traced
     from .players import parse_lineup
     from .players.ismcts import N_INT_ROWS, SEARCH
     from .rules import get_rules
@@ -72,7 +74,7 @@ def warm(family: str) -> float:
 
     started = time.perf_counter()
     rules = get_rules(FAMILY_PRESETS[family])
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     for players in ("random", ["heuristic", "random"]):
         play_hands(rules, 4, 0, players, workers=1)
         play_matches(rules, 1, 0, players, workers=1)

@@ -18,6 +18,10 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic, overload
 
+KERNEL_PACKAGES = ("engine", "players", "drivers")
+"""The packages whose kernels call each other across files (the solver is only a caller of them, and
+numba itself notices when its own file changes)."""
+
 NOT_KERNELS = {"registry.py", "lineup.py", "__init__.py", "__main__.py", "step.py"}
 """Sources without kernels: editing them never invalidates compiled code."""
 
@@ -26,12 +30,12 @@ def _cache_dir() -> str:
     """Numba cache folder keyed by a digest of every kernel source file.
 
     Numba invalidates a cached kernel when its own file changes, not when a kernel it calls from
-    another file does; keying the folder by all engine and player sources makes any change
+    another file does; keying the folder by all engine, player and driver sources makes any change
     recompile everything. ``NUMBA_CACHE_DIR`` set by the user wins.
     """
     digest = hashlib.sha256()
     package = Path(__file__).parent.parent
-    sources = [*package.glob("engine/*.py"), *package.glob("players/*.py")]
+    sources = [path for layer in KERNEL_PACKAGES for path in package.glob(f"{layer}/*.py")]
     for path in sorted(p for p in sources if p.name not in NOT_KERNELS):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())

@@ -14,6 +14,7 @@ from .. import cards as C
 from ..rules import Rules
 from . import baloot, kout, match
 from . import layout as L
+from .tables import tables_of
 
 Action = str | int
 
@@ -67,7 +68,7 @@ class NumbaHand:
         match_score: tuple[int, int] = (0, 0),
     ) -> None:
         self.rules = rules
-        self.P, self.STR = rules.tables
+        self.P, self.STR = tables_of(rules)
         self.baloot = int(self.P[L.P_FAMILY]) == L.FAMILY_BALOOT
         self.S = np.zeros(L.S_SIZE, dtype=np.int64)
         self._completion = completion
@@ -85,7 +86,7 @@ class NumbaHand:
         """A hand wrapping an existing state array (e.g. one a batch kernel traced)."""
         hand = cls.__new__(cls)
         hand.rules = rules
-        hand.P, hand.STR = rules.tables
+        hand.P, hand.STR = tables_of(rules)
         hand.baloot = int(hand.P[L.P_FAMILY]) == L.FAMILY_BALOOT
         hand.S = S
         hand._completion = None
@@ -203,7 +204,7 @@ class NumbaMatch:
 
     def __init__(self, rules: Rules, first_dealer: int) -> None:
         self.rules = rules
-        self.P, _ = rules.tables
+        self.P, _ = tables_of(rules)
         self.MS = np.zeros(L.M_SIZE, dtype=np.int64)
         match.new_match(self.MS, first_dealer)
 

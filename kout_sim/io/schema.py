@@ -14,7 +14,9 @@ import numpy as np
 import pyarrow as pa
 
 from .. import cards as C
+from ..drivers import fork as FK
 from ..engine import layout as L
+from ..engine.tables import tables_of
 from ..rules import Rules
 from . import features as F
 
@@ -348,7 +350,7 @@ def _team_players(seats: list[str], team: int) -> str:
 
 def matches_table(rows: np.ndarray, metadata: dict[str, Any], rules: Rules) -> pa.Table:
     """Match rows (int64[m, X_SIZE]) of a run of ``rules`` as an arrow table with run metadata."""
-    P, _ = rules.tables
+    P, _ = tables_of(rules)
     seats = list(metadata.get("players") or ["random"] * rules.n_players)
     n = len(rows)
     data = {
@@ -389,10 +391,45 @@ def data_dictionary() -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- the forks table (kout-sim forks): fields of the fork records of kout_sim.drivers.fork
+
+
+@dataclass(frozen=True)
+class ForkColumn:
+    """A column of the ``forks`` table: its name, the field of the fork record, its meaning."""
+
+    name: str
+    field: int
+    meaning: str
+
+
+POSITION_COLUMNS = (
+    ForkColumn("hand", FK.F_HAND, "stream index of the hand (the hand of play_hands, same seed)"),
+    ForkColumn("dealer", FK.F_DEALER, "dealer seat"),
+    ForkColumn("trick", FK.F_TRICK, "tricks completed before the decision (0: the first trick)"),
+    ForkColumn("seat", FK.F_SEAT, "seat to act"),
+    ForkColumn("bidder", FK.F_BIDDER, "bidder seat"),
+    ForkColumn("contract", FK.F_CONTRACT, "contract (tricks bid)"),
+    ForkColumn("trumps_out", FK.F_TRUMPS_OUT, "trumps neither played nor in the seat's hand"),
+    ForkColumn("trumps_held", FK.F_TRUMPS_HELD, "trumps in the seat's hand"),
+    ForkColumn("jokers_held", FK.F_JOKERS_HELD, "jokers in the seat's hand"),
+    ForkColumn("team_tricks", FK.F_TEAM_TRICKS, "tricks of the seat's team before the decision"),
+    ForkColumn("ply", FK.F_PLY, "decisions of the hand before this one (calls included)"),
+)
+BRANCHES = ("joker", "other")
+OUTCOME_COLUMNS = (
+    ForkColumn("made", FK.F_MADE, "the bidding team made its contract (null: forced joker lead)"),
+    ForkColumn("net", FK.F_NET, "points banked by the seat's team minus the other team's"),
+    ForkColumn("tricks", FK.F_TRICKS, "tricks of the seat's team at the end of the hand"),
+    ForkColumn("forced_joker", FK.F_FORCED, "a forced joker lead ended the hand (RULES.md 2.8)"),
+    ForkColumn(
+        "match_lost", FK.F_MATCH_WINNER, "the hand alone loses the match for the seat's team"
+    ),
+)
+
+
 def _forks_dictionary() -> list[str]:
     """The ``forks`` table of a ``kout-sim forks`` folder."""
-    from ..sim.fork import BRANCHES, OUTCOME_COLUMNS, POSITION_COLUMNS
-
     lines = [
         "",
         "## `forks` (folders written by `kout-sim forks`)",

@@ -1,21 +1,20 @@
-"""The presets as data: one frozen :class:`Rules` per preset and options, compiled to kernel tables.
+"""The presets as data: one frozen :class:`Rules` per preset and options.
 
 A preset fixes the table (players, deck, tricks, bids, score table) and names its options
-(RULES.md §1, §2); :func:`get_rules` validates options and returns a frozen :class:`Rules`, whose
-:attr:`Rules.tables` are the plain numpy arrays every kernel reads.
+(RULES.md §1, §2, §3); :func:`get_rules` validates options and returns a frozen :class:`Rules`.
+This layer knows nothing of the kernels: :func:`kout_sim.engine.tables.tables_of` compiles a
+:class:`Rules` into the plain numpy arrays every kernel reads.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-import numpy as np
-
 from .. import cards as C
-from ..engine import layout as L
 from .options import Option, RulesError, boolean, choice, positive_int, resolve_options, seat_or
 
 
@@ -46,12 +45,14 @@ class Preset:
     bid_names: Mapping[int, str]
     made: Mapping[int, int]  # points to the bidding team for a made contract
     failed: Mapping[int, int]  # points to the defenders for a failed contract
-    joker_model: int
+    joker_model: (
+        str  # "ladder": RJ > trump A > BJ (1.1, 1.6-1.8); "single": JK wins any trick (2.7-2.8)
+    )
     malzoom: bool  # a forced dealer bid of exactly bid_min scores MALZOOM_MADE/FAILED (1.3, 1.10)
     trump_must_hold: bool  # 2.4
     first_lead_offset: int  # 1.4: 0 (the bidder), 2.5: 1 (bidder+1)
     signed_score: bool  # 2.10
-    rotation: int
+    rotation: str  # "next": the deal passes to dealer+1 (1.2); "ownership": by score (2.12)
     bawan_first_hand: int  # 1.12(a)
     kout_at: int  # 1.12(b)
     instant_bid: int  # 2.10 Inzili
@@ -88,82 +89,9 @@ class Rules:
         return {"preset": self.preset.name, "options": dict(self.options)}
 
     @cached_property
-    def tables(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(P, STR)``: rule parameters ``int64[P_SIZE]`` and card tables ``int64[T_ROWS, T_COLS]``."""
-        return compile_tables(self)
-
-
-def compile_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """Compile ``rules`` into the kernel tables (see :mod:`kout_sim.engine.layout`)."""
-    pre, opt = rules.preset, rules.options
-    P = np.zeros(L.P_SIZE, dtype=np.int64)
-    P[L.P_FAMILY] = L.FAMILY_BALOOT if pre.family == "baloot" else L.FAMILY_KOUT
-    P[L.P_N_PLAYERS] = pre.n_players
-    P[L.P_N_TRICKS] = pre.n_tricks
-    P[L.P_BID_MIN] = pre.bid_min
-    P[L.P_BID_MAX] = pre.bid_max
-    P[L.P_MALZOOM] = int(pre.malzoom)
-    P[L.P_MALZOOM_MADE] = 5
-    P[L.P_MALZOOM_FAILED] = 5
-    P[L.P_TRUMP_MUST_HOLD] = int(pre.trump_must_hold)
-    P[L.P_FIRST_LEAD] = pre.first_lead_offset
-    P[L.P_JOKER_MODEL] = pre.joker_model
-    P[L.P_RJ_LEAD_BID] = 8  # RULES.md 1.6(b)
-    P[L.P_BJ_LEAD_BID] = 9  # RULES.md 1.6(a)
-    P[L.P_JOKER_SCOPE_ANYONE] = int(opt.get("joker_lead_scope") == "anyone")
-    P[L.P_FREE_JOKER_HONOURS] = 4  # RULES.md 1.6(c): trump A K Q J
-    P[L.P_PLAY_ALL] = int(bool(opt.get("play_all_tricks", False)))
-    P[L.P_TARGET] = int(opt["target"])
-    for name, index, values in _BALOOT_CODES:
-        if name in opt:
-            P[index] = values[opt[name]]
-    P[L.P_SIGNED_SCORE] = int(pre.signed_score)
-    P[L.P_ROTATION] = pre.rotation
-    P[L.P_BAWAN_FIRST] = pre.bawan_first_hand
-    P[L.P_KOUT_AT] = pre.kout_at
-    P[L.P_INSTANT_BID] = pre.instant_bid
-    P[L.P_DECK] = pre.deck_mask
-    P[L.P_N_CARDS] = bin(pre.deck_mask).count("1")
-    for s in range(C.N_SUITS):
-        P[L.P_SUIT_MASK + s] = pre.deck_mask & C.suit_mask(s)
-    P[L.P_JOKER_MASK] = pre.deck_mask & C.JOKER_MASK
-    P[L.P_DRAW_JOKER_RANK] = pre.draw_joker_rank
-    fd = opt.get("first_dealer", "low_draw")
-    P[L.P_FIRST_DEALER] = (
-        L.FIRST_DEALER_LOW_DRAW
-        if fd == "low_draw"
-        else L.FIRST_DEALER_RANDOM
-        if fd == "random"
-        else int(fd)
-    )
-    for b, pts in pre.made.items():
-        P[L.P_MADE + b] = pts
-    for b, pts in pre.failed.items():
-        P[L.P_FAILED + b] = pts
-
-    STR = np.zeros((L.T_ROWS, L.T_COLS), dtype=np.int64)
-    if pre.family == "baloot":
-        _baloot_tables(rules, P, STR)
-        P.setflags(write=False)
-        STR.setflags(write=False)
-        return P, STR
-    for card in range(52):
-        STR[L.T_LED, card] = 1 + card % C.N_RANKS  # RULES.md 1.1, 2.7: by rank in the led suit
-    for trump in range(C.N_SUITS):
-        for r in range(C.N_RANKS):
-            STR[trump, C.card_id(trump, r)] = L.STRENGTH_TRUMP_BASE + r
-        if pre.joker_model == L.JOKER_LADDER:
-            # RULES.md 1.1: RJ > trump A > BJ > trump K ...
-            ace = L.STRENGTH_TRUMP_BASE + 12
-            STR[trump, C.card_id(trump, 12)] = ace + 1
-            STR[trump, C.BJ] = ace
-            STR[trump, C.RJ] = ace + 2
-        else:
-            # RULES.md 2.7: the joker wins any trick it is played to
-            STR[trump, C.JK] = L.STRENGTH_TRUMP_BASE + 20
-    P.setflags(write=False)
-    STR.setflags(write=False)
-    return P, STR
+    def key(self) -> str:
+        """The rules as one canonical string (preset and every option value): equal rules, equal keys."""
+        return json.dumps(self.to_dict(), sort_keys=True, default=str)
 
 
 def _first_dealer(n_players: int, meaning: str) -> Option:
@@ -245,12 +173,12 @@ for _n, _ranks, _missing in _BO_DECKS:
             bid_names=_BO_BIDS,
             made={5: 5, 6: 6, 7: 7, 8: 8, 9: 36},  # RULES.md 1.10
             failed={5: 10, 6: 12, 7: 14, 8: 16, 9: 18},
-            joker_model=L.JOKER_LADDER,
+            joker_model="ladder",
             malzoom=True,
             trump_must_hold=False,
             first_lead_offset=0,
             signed_score=False,
-            rotation=L.ROTATE_NEXT,
+            rotation="next",
             bawan_first_hand=9,
             kout_at=51,
             instant_bid=0,
@@ -280,12 +208,12 @@ for _n, _ranks, _missing in _BH_DECKS:
             bid_names=_BH_BIDS,
             made={5: 5, 6: 6, 7: 7},  # RULES.md 2.10; Inzili (8) decides the match instead
             failed={5: 10, 6: 12, 7: 14},
-            joker_model=L.JOKER_SINGLE,
+            joker_model="single",
             malzoom=False,
             trump_must_hold=True,
             first_lead_offset=1,
             signed_score=True,
-            rotation=L.ROTATE_OWNERSHIP,
+            rotation="ownership",
             bawan_first_hand=0,
             kout_at=0,
             instant_bid=8,
@@ -293,75 +221,6 @@ for _n, _ranks, _missing in _BH_DECKS:
             options=_kout_bh_options(_n),
         )
     )
-
-
-# Baloot options as kernel parameters: (option, P index, value -> code)
-_BALOOT_CODES: tuple[tuple[str, int, Mapping[Any, int]], ...] = (
-    ("sun_before_you", L.P_SUN_BEFORE_YOU, {True: 1, False: 0, "opponents": 2}),
-    ("second_sun_chance", L.P_SECOND_SUN, {True: 1, False: 0}),
-    ("kawesh", L.P_KAWESH, {True: 1, False: 0}),
-    ("ace_sun_restriction", L.P_ACE_P1_ONLY, {"p1_only": 1, "none": 0}),
-    ("doubling", L.P_DOUBLING, {True: 1, False: 0}),
-    ("mercy", L.P_MERCY, {"partner_winning": 1, "none": 0}),
-    ("undertrump_required", L.P_UNDERTRUMP, {True: 1, False: 0}),
-    ("overtrump_on_trump_lead", L.P_OVERTRUMP_LEAD, {"vs_opponent": 0, "always": 1, "never": 2}),
-    ("baloot_on_loss", L.P_BALOOT_ON_LOSS, {"owner": 0, "void": 1, "winner": 2}),
-    ("tie", L.P_TIE, {"split": 0, "buyer_loses": 1, "buyer_loses_hokum_only": 2}),
-    ("kaboot_projects", L.P_KABOOT_ALL, {"all": 1, "own": 0}),
-    ("doubled_projects", L.P_DOUBLED_PROJ_MULT, {"by_level": 0, "multiplied": 1}),
-    ("gahwa", L.P_GAHWA_BANK, {"match": 0, "bank_152": 152}),
-)
-
-# RULES.md 3.1: (order in the trump suit, order in Sun / non-trump, points as trump, points else)
-_BALOOT_RANKS = {
-    "J": (8, 4, 20, 2),
-    "9": (7, 3, 14, 0),
-    "A": (6, 8, 11, 11),
-    "T": (5, 7, 10, 10),
-    "K": (4, 6, 4, 4),
-    "Q": (3, 5, 3, 3),
-    "8": (2, 2, 0, 0),
-    "7": (1, 1, 0, 0),
-}
-
-
-def _run_codes(pattern: int) -> list[int]:
-    """Project codes of the maximal runs (>= 3) of an 8-bit rank pattern (bit 0 = 7 .. bit 7 = A)."""
-    codes = []
-    i = 0
-    while i < 8:
-        if (pattern >> i) & 1:
-            j = i
-            while j + 1 < 8 and (pattern >> (j + 1)) & 1:
-                j += 1
-            length = j - i + 1
-            if length >= 3:
-                cls = (
-                    L.PROJ_SIRA if length == 3 else L.PROJ_FIFTY if length == 4 else L.PROJ_HUNDRED
-                )
-                codes.append(
-                    cls * 1000 + 100 + j
-                )  # RULES.md 3.5: a run longer than five is a Hundred
-            i = j + 1
-        else:
-            i += 1
-    return sorted(codes, reverse=True)
-
-
-def _baloot_tables(rules: Rules, P: np.ndarray, STR: np.ndarray) -> None:
-    """Card orders and points of RULES.md 3.1 and the run table of 3.5."""
-    for suit in range(C.N_SUITS):
-        for rank, (trump_order, plain_order, trump_pts, plain_pts) in _BALOOT_RANKS.items():
-            card = C.card_id(suit, C.RANKS.index(rank))
-            STR[L.T_LED, card] = plain_order
-            STR[L.T_POINTS + L.T_NO_TRUMP, card] = plain_pts
-            for trump in range(C.N_SUITS):
-                STR[L.T_POINTS + trump, card] = trump_pts if suit == trump else plain_pts
-            STR[suit, card] = L.STRENGTH_TRUMP_BASE + trump_order
-    for pattern in range(256):
-        codes = [*_run_codes(pattern), 0, 0]
-        STR[L.T_RUN1, pattern] = codes[0]
-        STR[L.T_RUN2, pattern] = codes[1]
 
 
 def _bool_or_opponents(value: Any) -> Any:
@@ -479,12 +338,12 @@ _register(
         bid_names={},
         made={},
         failed={},
-        joker_model=L.JOKER_LADDER,
+        joker_model="ladder",
         malzoom=False,
         trump_must_hold=False,
         first_lead_offset=1,
         signed_score=False,
-        rotation=L.ROTATE_NEXT,
+        rotation="next",
         bawan_first_hand=0,
         kout_at=0,
         instant_bid=0,

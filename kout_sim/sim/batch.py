@@ -16,10 +16,11 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 
+from ..drivers.play import NO_TRACE
+from ..drivers.play import play_hands as _play_hands
+from ..drivers.play import play_matches as _play_matches
 from ..engine import layout as L
-from ..engine.play import NO_TRACE
-from ..engine.play import play_hands as _play_hands
-from ..engine.play import play_matches as _play_matches
+from ..engine.tables import tables_of
 from ..players import Lineup, parse_lineup
 from ..players.kinds import KIND_ISMCTS
 from ..players.registry import policy_family
@@ -128,7 +129,7 @@ def prepare(
     key = (policy_family(family), unit, searching, solve)
     if key in _READY:
         return
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     kinds = lineup.kinds
     params = lineup.params(family)
     params[kinds == KIND_ISMCTS, 0] = 1  # one search iteration: the same kernels, at once
@@ -202,7 +203,7 @@ def play_hands(
     """
     workers = check_workers(workers)
     lineup = lineup_of(rules, players)
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     if out is None:
         out = new_rows(n_hands)
     elif out.shape != (n_hands, L.R_SIZE) or out.dtype != np.int64:
@@ -237,7 +238,7 @@ def play_hands(
 def _match_chunk(
     rules: Rules, lineup: Lineup, seed: int, first: int, n: int, traced: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     kinds, params = lineup.kinds, lineup.params(rules.preset.family)
     match_rows = np.zeros((n, L.X_SIZE), dtype=np.int64)
     capacity = n * 48 + 100  # not a power of two times a power of two: see run.SHARD_HANDS

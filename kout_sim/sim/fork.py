@@ -1,6 +1,6 @@
 """Joker forks as a table: every joker decision of many hands, played on both ways.
 
-:func:`joker_forks` runs the fork driver of :mod:`kout_sim.engine.fork` over independent hands and
+:func:`joker_forks` runs the fork driver of :mod:`kout_sim.drivers.fork` over independent hands and
 returns one row per fork: the position (trick, seat, contract, trumps still out, ...) and the result
 of each branch, ``*_joker`` (the joker played) and ``*_other`` (the policy's best non-joker card),
 from the same deal and the same random numbers after the fork. :func:`play_on` plays any Kout
@@ -14,7 +14,6 @@ import os
 import shlex
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +21,12 @@ import numba
 import numpy as np
 import polars as pl
 
-from .. import __version__
 from .. import cards as C
-from ..engine import fork as FK
+from .._version import __version__
+from ..drivers import fork as FK
 from ..engine import layout as L
+from ..engine.tables import tables_of
+from ..io.schema import BRANCHES, POSITION_COLUMNS
 from ..players.kinds import KIND_ISMCTS
 from ..rules import Rules, get_rules
 from .batch import Players, check_count, check_seed, check_workers, lineup_of
@@ -34,42 +35,10 @@ from .run import Store, git_revision
 FORK_CHUNK = 20_000  # hands per kernel call: 60 MB of fork records
 
 
-@dataclass(frozen=True)
-class ForkColumn:
-    name: str
-    field: int
-    meaning: str
-
-
-POSITION_COLUMNS = (
-    ForkColumn("hand", FK.F_HAND, "stream index of the hand (the hand of play_hands, same seed)"),
-    ForkColumn("dealer", FK.F_DEALER, "dealer seat"),
-    ForkColumn("trick", FK.F_TRICK, "tricks completed before the decision (0: the first trick)"),
-    ForkColumn("seat", FK.F_SEAT, "seat to act"),
-    ForkColumn("bidder", FK.F_BIDDER, "bidder seat"),
-    ForkColumn("contract", FK.F_CONTRACT, "contract (tricks bid)"),
-    ForkColumn("trumps_out", FK.F_TRUMPS_OUT, "trumps neither played nor in the seat's hand"),
-    ForkColumn("trumps_held", FK.F_TRUMPS_HELD, "trumps in the seat's hand"),
-    ForkColumn("jokers_held", FK.F_JOKERS_HELD, "jokers in the seat's hand"),
-    ForkColumn("team_tricks", FK.F_TEAM_TRICKS, "tricks of the seat's team before the decision"),
-    ForkColumn("ply", FK.F_PLY, "decisions of the hand before this one (calls included)"),
-)
-BRANCHES = ("joker", "other")
-OUTCOME_COLUMNS = (
-    ForkColumn("made", FK.F_MADE, "the bidding team made its contract (null: forced joker lead)"),
-    ForkColumn("net", FK.F_NET, "points banked by the seat's team minus the other team's"),
-    ForkColumn("tricks", FK.F_TRICKS, "tricks of the seat's team at the end of the hand"),
-    ForkColumn("forced_joker", FK.F_FORCED, "a forced joker lead ended the hand (RULES.md 2.8)"),
-    ForkColumn(
-        "match_lost", FK.F_MATCH_WINNER, "the hand alone loses the match for the seat's team"
-    ),
-)
-
-
 def default_lead_only(rules: Rules) -> bool:
     """Fork leads only in Kout Bo, whose joker question is the lead (RULES.md 1.6); every joker
     play in Bahraini Kout, whose joker is shed while following (2.8)."""
-    return int(rules.tables[0][L.P_JOKER_MODEL]) == L.JOKER_LADDER
+    return int(tables_of(rules)[0][L.P_JOKER_MODEL]) == L.JOKER_LADDER
 
 
 def _check(rules: Rules, players: Players) -> tuple[np.ndarray, np.ndarray]:
@@ -98,7 +67,7 @@ def fork_records(
     workers = check_workers(workers)
     if lead_only is None:
         lead_only = default_lead_only(rules)
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     starts = list(range(first, first + n_hands, FORK_CHUNK))
 
     def chunk(start: int) -> np.ndarray:
@@ -203,7 +172,7 @@ def play_on(
     Returns the final hand state and the global action ids played after ``action``.
     """
     kinds, params = _check(rules, players)
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     state = np.array(S, dtype=np.int64, copy=True)
     if state.shape != (L.S_SIZE,):
         raise ValueError(f"S must be int64[{L.S_SIZE}]")

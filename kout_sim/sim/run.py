@@ -34,7 +34,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .. import __version__
+from .._version import __version__
 from ..engine import layout as L
 from ..io.schema import actions_table, hands_table, matches_table
 from ..rules import Rules, get_rules
@@ -699,10 +699,10 @@ def summary_counts(
 
     Per bid (Kout: forced or free, Malzoom, contract; Baloot: mode): hands, made (Baloot: failed),
     the hands with a made/failed result, kaboots (Baloot), and the count, sum and sum of squares of
-    the bidding team's net points (``analyses._common.hand_net_points``, the report's
+    the bidding team's net points (``kout_sim.io.columns.hand_net_points``, the report's
     ``net_points``: null for an Inzili, a forced joker lead or a Gahwa), from which the mean and its
     interval follow."""
-    from analyses._common import forced_bid, hand_net_points
+    from ..io.columns import forced_bid, hand_net_points
 
     net = hand_net_points(family).cast(pl.Int64)
     points = [

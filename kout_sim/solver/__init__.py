@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import layout as L
+from ..engine.tables import tables_of
 from ..rules import Rules
 from . import _kernels as K
 
@@ -40,7 +41,7 @@ class Solver:
         if not 10 <= tt_bits <= 28:
             raise ValueError(f"tt_bits must be in 10..28, got {tt_bits}")
         self.rules = rules
-        self.P, self.STR = rules.tables
+        self.P, self.STR = tables_of(rules)
         P = self.P
         self.baloot = int(P[L.P_FAMILY]) == L.FAMILY_BALOOT
         self.n_tricks = int(P[L.P_N_TRICKS])

@@ -8,10 +8,11 @@ import numpy as np
 
 from kout_sim import cards as C
 from kout_sim import reference as R
+from kout_sim.drivers.play import random_hand_traced
 from kout_sim.engine import layout as L
 from kout_sim.engine.baloot import completion_masks
-from kout_sim.engine.play import random_hand_traced
 from kout_sim.engine.step import NumbaHand, actions_of_mask, decode_action
+from kout_sim.engine.tables import tables_of
 from kout_sim.rules import get_rules
 from kout_sim.sim import play_random_matches
 
@@ -59,7 +60,7 @@ def compare_hands(
     Odd hands use a low auction (``pass_permille``, default 800) so that late-hand rules occur.
     """
     rules = get_rules(preset, options)
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     n = rules.n_players
     hands = np.zeros(6, dtype=np.int64)
     actions = np.zeros(128, dtype=np.int64)

@@ -7,6 +7,7 @@ import numpy as np
 from kout_sim import cards as C
 from kout_sim.engine import baloot as NB
 from kout_sim.engine import layout as L
+from kout_sim.engine.tables import tables_of
 from kout_sim.reference import baloot as RB
 from kout_sim.rules import get_rules
 
@@ -15,7 +16,7 @@ def test_baloot_block_agrees_on_every_four_kings_or_queens_hand() -> None:
     # Trump spades: K and Q of spades, four Kings or four Queens, and any three more cards. The
     # numba engine blocks the Baloot when its reading counts the four of a kind; the reference
     # engine reads its projects independently (RULES.md 3.5.1) and does the same.
-    _, STR = get_rules("baloot").tables
+    _, STR = tables_of(get_rules("baloot"))
     S = np.zeros(L.S_SIZE, dtype=np.int64)
     n = blocked = 0
     for quad in "KQ":

@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 from kout_sim import cards as C
+from kout_sim.drivers.play import random_hand_traced
 from kout_sim.engine import layout as L
-from kout_sim.engine.play import random_hand_traced
 from kout_sim.engine.step import NumbaHand, decode_action
+from kout_sim.engine.tables import tables_of
 from kout_sim.rules import get_rules, preset_names
 
 HERE = Path(__file__).parent
@@ -27,7 +28,7 @@ N_HANDS = 3
 def playthrough(preset: str) -> str:
     """The first hands of the seeded random stream of ``preset``, as text."""
     rules = get_rules(preset)
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     baloot = rules.preset.family == "baloot"
     lines = [f"# {preset}, seed {SEED}, random players"]
     for i in range(N_HANDS):

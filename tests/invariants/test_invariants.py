@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from kout_sim import cards as C
+from kout_sim.drivers.play import random_hand_traced
 from kout_sim.engine import baloot, game, kout
 from kout_sim.engine import layout as L
-from kout_sim.engine.play import random_hand_traced
+from kout_sim.engine.tables import tables_of
 from kout_sim.rules import get_rules
 
 PRESETS = ["kout_bo_4", "kout_bo_6", "kout_bh_4", "kout_bh_6"]
@@ -21,7 +22,7 @@ def _popcount(mask: int) -> int:
 @pytest.mark.parametrize("preset", PRESETS)
 def test_invariants_hold_at_every_step(preset: str) -> None:
     rules = get_rules(preset)
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     n, n_tricks = rules.n_players, rules.n_tricks
     hands = np.zeros(6, dtype=np.int64)
     actions = np.zeros(128, dtype=np.int64)
@@ -77,7 +78,7 @@ def test_invariants_hold_at_every_step(preset: str) -> None:
 
 def test_baloot_invariants_hold_at_every_step() -> None:
     rules = get_rules("baloot")
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     hands = np.zeros(6, dtype=np.int64)
     actions = np.zeros(128, dtype=np.int64)
     legal = np.zeros(128, dtype=np.int64)

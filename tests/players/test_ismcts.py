@@ -11,6 +11,7 @@ import pytest
 from kout_sim import cards as C
 from kout_sim.engine import layout as L
 from kout_sim.engine.game import legal_mask
+from kout_sim.engine.tables import tables_of
 from kout_sim.players import parse_lineup
 from kout_sim.players.ismcts import N_INT_ROWS, SEARCH
 from kout_sim.rules import get_rules
@@ -23,7 +24,7 @@ ITERATIONS = 200
 
 def _search(preset: str, S: np.ndarray, rng: np.ndarray, spec: str = "ismcts") -> int:
     rules = get_rules(preset)
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     full = f"{spec}{',' if ':' in spec else ':'}iterations={ITERATIONS}"
     prm = parse_lineup(full, rules.n_players, rules.preset.family)
     row = prm.params(rules.preset.family)[0]
@@ -41,7 +42,7 @@ def _search(preset: str, S: np.ndarray, rng: np.ndarray, spec: str = "ismcts") -
 def test_search_chooses_legal_actions_in_every_preset(preset: str) -> None:
     decided = 0
     for i, pos in enumerate(random_positions(preset, 30, 11)):
-        P, STR = pos.rules.tables
+        P, STR = tables_of(pos.rules)
         if legal_mask(pos.S, P, STR, int(P[L.P_FAMILY])) != 0:  # a decision is due
             _search(preset, pos.S, rng_of(4, i))  # asserts legality
             decided += 1
@@ -67,7 +68,7 @@ def test_decision_ignores_hidden_cards_the_seat_cannot_know(preset: str) -> None
         if S[L.S_PHASE] == L.PH_OVER:
             continue
         seat = int(S[L.S_TO_ACT])
-        P, STR = pos.rules.tables
+        P, STR = tables_of(pos.rules)
         mask = int(legal_mask(S, P, STR, int(P[L.P_FAMILY])))
         if mask & (mask - 1) == 0:
             continue

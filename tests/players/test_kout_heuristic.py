@@ -17,6 +17,7 @@ from kout_sim import cards as C
 from kout_sim.engine import layout as L
 from kout_sim.engine.rng import LANE_PLAY, seed_stream
 from kout_sim.engine.step import NumbaHand, actions_of_mask
+from kout_sim.engine.tables import tables_of
 from kout_sim.players import PLAYERS, parse_lineup
 from kout_sim.players.kout_heuristic import KOUT_PARAMS, choose_kout, score_adjust
 from kout_sim.players.registry import N_PARAMS
@@ -157,14 +158,14 @@ def test_bawan_and_inzili_are_rare_in_self_play() -> None:
     for preset in ("kout_bo_4", "kout_bh_4"):
         rules = get_rules(preset)
         rows = play_hands(rules, 20000, 9, "heuristic")
-        assert (rows[:, L.R_CONTRACT] == rules.tables[0][L.P_BID_MAX]).mean() < 0.01
+        assert (rows[:, L.R_CONTRACT] == tables_of(rules)[0][L.P_BID_MAX]).mean() < 0.01
 
 
 # ---- match-score awareness ------------------------------------------------------------------------
 
 
 def _adjust(preset: str, score: tuple[int, int], team: int, bid: int) -> float:
-    P, _ = get_rules(preset).tables
+    P, _ = tables_of(get_rules(preset))
     MS = np.zeros(L.M_SIZE, dtype=np.int64)
     MS[L.M_SCORE], MS[L.M_SCORE + 1] = score
     return float(score_adjust(P, MS, team, bid, 1.0))

@@ -24,6 +24,7 @@ from kout_sim import cards as C
 from kout_sim.engine import layout as L
 from kout_sim.engine.rng import seed_stream
 from kout_sim.engine.step import NumbaHand
+from kout_sim.engine.tables import tables_of
 from kout_sim.errors import InvalidRecord
 from kout_sim.players import sampler as SP
 from kout_sim.replay import legal_actions
@@ -167,7 +168,7 @@ def record_of(pos: Position, S_det: np.ndarray) -> dict[str, Any]:
         return record
     record["face_up"] = C.format_card(pos.face_up)
     record["match_score"] = [int(S_det[L.B_MATCH_SCORE]), int(S_det[L.B_MATCH_SCORE + 1])]
-    if SP.before_completion(S_det, pos.rules.tables[0]):
+    if SP.before_completion(S_det, tables_of(pos.rules)[0]):
         record["hands"] = [C.format_mask(h) for h in orig]
         return record
     face = 1 << pos.face_up
@@ -187,7 +188,7 @@ def replay_state(pos: Position, S_det: np.ndarray) -> np.ndarray | None:
     orig = original_hands(pos, S_det)
     rules = pos.rules
     if pos.baloot:
-        if SP.before_completion(S_det, rules.tables[0]):
+        if SP.before_completion(S_det, tables_of(rules)[0]):
             first = orig
         else:
             face = 1 << pos.face_up
@@ -228,14 +229,14 @@ def rng_of(seed: int, index: int = 0) -> np.ndarray:
 
 
 def determinize(pos: Position, seat: int, rng: np.ndarray) -> np.ndarray:
-    P, STR = pos.rules.tables
+    P, STR = tables_of(pos.rules)
     out = np.zeros(L.S_SIZE, dtype=np.int64)
     assert SP.determinize(pos.S, P, STR, seat, rng, out) == 0
     return out
 
 
 def constraints_of(pos: Position, S: np.ndarray, seat: int) -> tuple[np.ndarray, ...]:
-    P, STR = pos.rules.tables
+    P, STR = tables_of(pos.rules)
     known = np.zeros(SP.MAX_SLOTS, dtype=np.int64)
     need = np.zeros(SP.MAX_SLOTS, dtype=np.int64)
     cls = np.zeros(SP.MAX_CLASSES, dtype=np.int64)
@@ -270,7 +271,7 @@ def _check_sample(pos: Position, seat: int, S_det: np.ndarray) -> None:
         union |= h
     if pos.baloot:
         union |= 1 << pos.face_up
-        if SP.before_completion(S, pos.rules.tables[0]):
+        if SP.before_completion(S, tables_of(pos.rules)[0]):
             stock = [int(c) for c in S_det[L.B_STOCK : L.B_STOCK + 11]]
             assert len(set(stock)) == 11
             union |= C.mask_of(stock)
@@ -319,7 +320,7 @@ def candidates(pos: Position, seat: int) -> list[np.ndarray]:
     observer's hand, the played cards and the Baloot face-up card in place)."""
     S = pos.S
     n = pos.rules.n_players
-    P = pos.rules.tables[0]
+    P = tables_of(pos.rules)[0]
     gone = int(S[L.S_PLAYED])
     for i in range(int(S[L.S_N_IN_TRICK])):
         gone |= 1 << int(S[L.S_TRICK + i])
@@ -599,7 +600,7 @@ def test_hidden_swaps_change_nothing(preset: str) -> None:
                 S2[L.S_HAND + s2] = h2 ^ (1 << a) ^ (1 << b)
                 for x, y in zip(base, constraints_of(pos, S2, seat)):
                     assert np.array_equal(x, y)
-                P, STR = pos.rules.tables
+                P, STR = tables_of(pos.rules)
                 out1 = np.zeros(L.S_SIZE, dtype=np.int64)
                 out2 = np.zeros(L.S_SIZE, dtype=np.int64)
                 assert SP.determinize(S, P, STR, seat, rng_of(9, i), out1) == 0

@@ -11,8 +11,9 @@ import pytest
 
 from kout_sim import cards as C
 from kout_sim import load, simulate
+from kout_sim.drivers.play import hand_traced
 from kout_sim.engine import layout as L
-from kout_sim.engine.play import hand_traced
+from kout_sim.engine.tables import tables_of
 from kout_sim.rules import get_rules
 from kout_sim.sim import play_hands
 from kout_sim.sim.batch import lineup_of
@@ -73,7 +74,7 @@ def test_baloot_dd_points_are_the_solve_at_the_first_lead() -> None:
     rules = get_rules("baloot")
     rows = play_hands(rules, 12, 5, "heuristic", workers=1)
     dd = dd_columns(rows, rules, par=False)
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     lineup = lineup_of(rules, "heuristic")
     kinds, params = lineup.kinds, lineup.params("baloot")
     hands = np.zeros(6, dtype=np.int64)

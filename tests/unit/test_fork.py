@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 
 from kout_sim import cards as C
-from kout_sim.engine import fork as FK
+from kout_sim.drivers import fork as FK
+from kout_sim.drivers.play import hand_traced
 from kout_sim.engine import layout as L
-from kout_sim.engine.play import hand_traced
 from kout_sim.engine.rng import seed_stream
+from kout_sim.engine.tables import tables_of
 from kout_sim.players import parse_lineup
 from kout_sim.replay import replay_hand
 from kout_sim.rules import get_rules
@@ -29,7 +30,7 @@ def forked(request: pytest.FixtureRequest) -> tuple[str, np.ndarray]:
 def _trace(preset: str, hand: int, limit: int = -1) -> tuple[np.ndarray, list[int], list[int], int]:
     """(S, actions, legal masks, dealt hands...) of heuristic hand ``hand`` of play_hands."""
     rules = get_rules(preset)
-    P, STR = rules.tables
+    P, STR = tables_of(rules)
     lineup = parse_lineup("heuristic", rules.n_players, rules.preset.family)
     hands = np.zeros(6, dtype=np.int64)
     actions = np.zeros(256, dtype=np.int64)
@@ -56,7 +57,7 @@ def test_every_joker_decision_is_forked_and_only_those_rules_1_6_and_2_8(
     preset, records = forked
     rules = get_rules(preset)
     n = rules.n_players
-    jokers = int(rules.tables[0][L.P_JOKER_MASK])
+    jokers = int(tables_of(rules)[0][L.P_JOKER_MASK])
     lead_only = preset.startswith("kout_bo")
     for hand in range(60):
         _, actions, legal, _ = _trace(preset, hand)
@@ -140,7 +141,7 @@ def test_play_on_is_reproducible_and_starts_with_the_forced_action() -> None:
 def _legal_now(rules: object, S: np.ndarray) -> int:
     from kout_sim.engine.game import legal_mask
 
-    P, STR = rules.tables  # type: ignore[attr-defined]
+    P, STR = tables_of(rules)  # type: ignore[arg-type]
     return int(legal_mask(S, P, STR, int(P[L.P_FAMILY])))
 
 

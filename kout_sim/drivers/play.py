@@ -12,14 +12,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from ..players.kinds import KIND_ISMCTS
-from ..players.policy import choose, workspace
-from ..players.registry import N_PARAMS
-from ._jit import jit, jit_alloc, jit_leaf, jit_parallel, lowest_bit, popcount
-from .baloot import completion_masks
-from .deal import deck_cards, first_dealer
-from .game import apply_action, legal_mask, start_hand
-from .layout import (
+from ..engine._jit import jit, jit_alloc, jit_leaf, jit_parallel, lowest_bit, popcount
+from ..engine.baloot import completion_masks
+from ..engine.deal import deck_cards, first_dealer
+from ..engine.game import apply_action, legal_mask, start_hand
+from ..engine.layout import (
     B_ASHKAL,
     B_BALOOT_SEAT,
     B_CARD_PTS,
@@ -117,8 +114,11 @@ from .layout import (
     X_SCORE,
     X_WINNER,
 )
-from .match import apply_hand, new_match
-from .rng import LANE_DEAL, LANE_PLAY, below, seed_stream
+from ..engine.match import apply_hand, new_match
+from ..engine.rng import LANE_DEAL, LANE_PLAY, below, seed_stream
+from ..players.kinds import KIND_ISMCTS
+from ..players.policy import choose, workspace
+from ..players.registry import N_PARAMS
 
 BLOCK = 512  # hands per parallel work item
 

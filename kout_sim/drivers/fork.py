@@ -8,7 +8,7 @@ their first action (common random numbers), so the difference of their results m
 alone.
 
 :func:`fork_hands` plays independent hands (the deals and the hand's own play are those of
-:func:`kout_sim.engine.play.play_hands` with the same seed) and, at every decision where the seat to
+:func:`kout_sim.drivers.play.play_hands` with the same seed) and, at every decision where the seat to
 act may play a joker and may also play a non-joker card, forks the position:
 
 * branch 0 plays the joker (the strongest joker the seat may play: ``RJ`` before ``BJ``);
@@ -28,11 +28,10 @@ from collections.abc import Callable
 import numpy as np
 from numba import prange
 
-from ..players.policy import choose, workspace
-from ._jit import copy_into, highest_bit, jit_alloc, jit_leaf, jit_parallel, popcount
-from .deal import deck_cards
-from .game import apply_action, legal_mask, start_hand
-from .layout import (
+from ..engine._jit import copy_into, highest_bit, jit_alloc, jit_leaf, jit_parallel, popcount
+from ..engine.deal import deck_cards
+from ..engine.game import apply_action, legal_mask, start_hand
+from ..engine.layout import (
     FAMILY_KOUT,
     M_SIZE,
     P_DECK,
@@ -61,8 +60,9 @@ from .layout import (
     S_TRICKS,
     S_TRUMP,
 )
+from ..engine.rng import LANE_DEAL, LANE_PLAY, below, seed_stream
+from ..players.policy import choose, workspace
 from .play import BLOCK, play_hand
-from .rng import LANE_DEAL, LANE_PLAY, below, seed_stream
 
 LANE_FORK = 2
 """Lane of fork ``k`` of a hand: ``LANE_FORK + k`` (lanes 0 and 1 are the deal and the play)."""
