@@ -28,15 +28,19 @@ from collections.abc import Callable
 import numpy as np
 from numba import prange
 
-from ..engine._jit import copy_into, highest_bit, jit_alloc, jit_leaf, jit_parallel, popcount
-from ..engine.deal import deck_cards
-from ..engine.game import apply_action, legal_mask, start_hand
+from ..engine._jit import (
+    copy_into,
+    highest_bit,
+    jit_alloc,
+    jit_leaf,
+    jit_parallel,
+    popcount,
+)
+from ..engine.game import apply_action, legal_mask
 from ..engine.layout import (
     FAMILY_KOUT,
-    M_SIZE,
     P_DECK,
     P_JOKER_MASK,
-    P_N_PLAYERS,
     P_SUIT_MASK,
     PH_OVER,
     PH_PLAY,
@@ -60,9 +64,9 @@ from ..engine.layout import (
     S_TRICKS,
     S_TRUMP,
 )
-from ..engine.rng import LANE_DEAL, LANE_PLAY, below, seed_stream
-from ..players.policy import choose, workspace
-from .play import BLOCK, play_hand
+from ..engine.rng import seed_stream
+from ..players.policy import choose
+from .play import BLOCK, Context, context, deal_alone, new_lanes, play_hand
 
 LANE_FORK = 2
 """Lane of fork ``k`` of a hand: ``LANE_FORK + k`` (lanes 0 and 1 are the deal and the play)."""
@@ -105,14 +109,9 @@ F_SIZE = 32
 @jit_leaf
 def play_on(
     S: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
     MS: np.ndarray,
     rng: np.ndarray,
-    kinds: np.ndarray,
-    params: np.ndarray,
-    nodes: np.ndarray,
-    value: np.ndarray,
+    ctx: Context,
     row: np.ndarray,
     action: int,
     actions: np.ndarray,
@@ -120,26 +119,31 @@ def play_on(
     family: int,
 ) -> int:
     """Apply the seat to act's forced ``action`` (a legal phase-relative action) to ``S``, then
-    play the hand to its end with the line-up (``kinds``, ``params``), every choice drawn from
-    ``rng``. Non-empty ``actions``/``legal`` receive the decisions after the forced one. Returns
-    the number of those decisions, or -1 if a policy chose an illegal action."""
-    apply_action(S, P, STR, action, family)
+    play the hand to its end with the line-up of ``ctx``, every choice drawn from ``rng``.
+    Non-empty ``actions``/``legal`` receive the decisions after the forced one. Returns the number
+    of those decisions, or -1 if a policy chose an illegal action."""
+    apply_action(S, ctx.P, ctx.STR, action, family)
     no_packed = np.empty(0, dtype=np.int32)
-    return play_hand(
+    return play_hand(S, MS, rng, ctx, row, actions, legal, no_packed, -1, False, family)
+
+
+@jit_leaf
+def _choose(
+    S: np.ndarray, MS: np.ndarray, rng: np.ndarray, ctx: Context, mask: int, family: int
+) -> int:
+    """The acting seat's policy's choice among ``mask`` (no search: forks never search)."""
+    seat = S[S_TO_ACT]
+    return choose(
         S,
-        P,
-        STR,
+        ctx.P,
+        ctx.STR,
         MS,
         rng,
-        kinds,
-        params,
-        nodes,
-        value,
-        row,
-        actions,
-        legal,
-        no_packed,
-        -1,
+        ctx.kinds[seat],
+        ctx.params[seat],
+        mask,
+        ctx.nodes,
+        ctx.value,
         False,
         family,
     )
@@ -149,21 +153,17 @@ def play_on(
 def _fork(
     S: np.ndarray,
     B: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
     MS: np.ndarray,
     fork_rng: np.ndarray,
     branch_rng: np.ndarray,
-    kinds: np.ndarray,
-    params: np.ndarray,
-    nodes: np.ndarray,
-    value: np.ndarray,
+    ctx: Context,
     row: np.ndarray,
     mask: int,
     rec: np.ndarray,
     family: int,
 ) -> None:
     """Describe the position ``S`` in ``rec`` and play both branches of the fork on."""
+    P = ctx.P
     seat = S[S_TO_ACT]
     team = seat % 2
     jokers = P[P_JOKER_MASK]
@@ -189,9 +189,7 @@ def _fork(
     joker = highest_bit(mask & jokers)
     others = mask & ~jokers
     copy_into(branch_rng, fork_rng)
-    other = choose(
-        S, P, STR, MS, branch_rng, kinds[seat], params[seat], others, nodes, value, False, family
-    )
+    other = _choose(S, MS, branch_rng, ctx, others, family)
     if other < 0 or (others >> other) & 1 == 0:
         rec[F_ILLEGAL] = 1
         return
@@ -202,22 +200,7 @@ def _fork(
         copy_into(B, S)
         copy_into(branch_rng, fork_rng)  # common random numbers: both branches draw the same stream
         first = joker if b == 0 else other
-        t = play_on(
-            B,
-            P,
-            STR,
-            MS,
-            branch_rng,
-            kinds,
-            params,
-            nodes,
-            value,
-            row,
-            first,
-            no_trace,
-            no_trace,
-            family,
-        )
+        t = play_on(B, MS, branch_rng, ctx, row, first, no_trace, no_trace, family)
         if t < 0:
             rec[F_ILLEGAL] = 1
         rec[F_MADE + b] = B[S_MADE]
@@ -229,10 +212,7 @@ def _fork(
 
 @jit_leaf
 def _fork_block(
-    P: np.ndarray,
-    STR: np.ndarray,
-    kinds: np.ndarray,
-    params: np.ndarray,
+    ctx: Context,
     seed: int,
     first: int,
     out: np.ndarray,
@@ -242,30 +222,20 @@ def _fork_block(
     hi: int,
     family: int,
 ) -> None:
-    n = P[P_N_PLAYERS]
+    P = ctx.P
     jokers = P[P_JOKER_MASK]
-    S = np.empty(S_SIZE, dtype=np.int64)
+    w = new_lanes(P)
+    S, MS = w.S, w.MS
     B = np.empty(S_SIZE, dtype=np.int64)
-    MS = np.zeros(M_SIZE, dtype=np.int64)
-    deal_rng = np.empty(4, dtype=np.uint64)
-    play_rng = np.empty(4, dtype=np.uint64)
     fork_rng = np.empty(4, dtype=np.uint64)
     branch_rng = np.empty(4, dtype=np.uint64)
-    hands = np.zeros(6, dtype=np.int64)
-    deck = deck_cards(P)
-    cards = np.empty_like(deck)
     row = np.zeros(R_SIZE, dtype=np.int64)
-    nodes, value = workspace(kinds, params)
     for i in range(lo, hi):
         # the deal and the hand's own play are exactly those of play_hands (same keyed lanes)
-        seed_stream(deal_rng, seed, first + i, LANE_DEAL)
-        seed_stream(play_rng, seed, first + i, LANE_PLAY)
-        dealer = below(deal_rng, n)
-        start_hand(S, P, deal_rng, dealer, deck, cards, hands, 0, 0, family)
+        deal_alone(w, P, seed, first + i, family)
         k = 0
         while S[S_PHASE] != PH_OVER:
-            mask = legal_mask(S, P, STR, family)
-            seat = S[S_TO_ACT]
+            mask = legal_mask(S, P, ctx.STR, family)
             forked = (
                 S[S_PHASE] == PH_PLAY
                 and k < out.shape[1]
@@ -277,44 +247,15 @@ def _fork_block(
                 rec = out[i, k]
                 rec[F_HAND] = first + i
                 seed_stream(fork_rng, seed, first + i, LANE_FORK + k)
-                _fork(
-                    S,
-                    B,
-                    P,
-                    STR,
-                    MS,
-                    fork_rng,
-                    branch_rng,
-                    kinds,
-                    params,
-                    nodes,
-                    value,
-                    row,
-                    mask,
-                    rec,
-                    family,
-                )
+                _fork(S, B, MS, fork_rng, branch_rng, ctx, row, mask, rec, family)
                 k += 1
-            action = choose(
-                S,
-                P,
-                STR,
-                MS,
-                play_rng,
-                kinds[seat],
-                params[seat],
-                mask,
-                nodes,
-                value,
-                False,
-                family,
-            )
+            action = _choose(S, MS, w.play, ctx, mask, family)
             if action < 0 or action > 63 or (mask >> action) & 1 == 0:
                 k = -1
                 break
             if forked:
                 out[i, k - 1, F_CHOSEN] = action
-            apply_action(S, P, STR, action, family)
+            apply_action(S, P, ctx.STR, action, family)
         for r in range(max(k, 0)):
             team = out[i, r, F_SEAT] % 2
             out[i, r, F_ACTUAL_MADE] = S[S_MADE]
@@ -345,7 +286,8 @@ def _make_entries(family: int) -> tuple[Callable[..., None], Callable[..., int]]
         for b in prange(n_blocks):
             lo = b * BLOCK
             hi = min(n_hands, lo + BLOCK)
-            _fork_block(P, STR, kinds, params, seed, first, out, counts, lead_only, lo, hi, family)
+            ctx = context(P, STR, kinds, params)
+            _fork_block(ctx, seed, first, out, counts, lead_only, lo, hi, family)
 
     @jit_alloc
     def play_on_entry(
@@ -360,10 +302,9 @@ def _make_entries(family: int) -> tuple[Callable[..., None], Callable[..., int]]
         actions: np.ndarray,
         legal: np.ndarray,
     ) -> int:
-        nodes, value = workspace(kinds, params)
         row = np.zeros(R_SIZE, dtype=np.int64)
         return play_on(
-            S, P, STR, MS, rng, kinds, params, nodes, value, row, action, actions, legal, family
+            S, MS, rng, context(P, STR, kinds, params), row, action, actions, legal, family
         )
 
     return forks_entry, play_on_entry

@@ -123,17 +123,39 @@ from ..players.registry import N_PARAMS
 BLOCK = 512  # hands per parallel work item
 
 
+class Context(NamedTuple):
+    """What every decision of a hand reads: the rules' tables and the line-up with its workspace.
+
+    Built inside the kernels (:func:`context`); numba passes it as one struct, so the drivers take
+    one argument where they took six.
+    """
+
+    P: np.ndarray  # rule parameters (kout_sim.engine.tables)
+    STR: np.ndarray  # card tables
+    kinds: np.ndarray  # int64[6]: the policy of each seat (kout_sim.players.kinds)
+    params: np.ndarray  # float64[6, N_PARAMS]: its parameters
+    nodes: np.ndarray  # int64[N_INT_ROWS, cap]: the search's node pool (kout_sim.players.policy)
+    value: np.ndarray  # float64[cap]: the search's node values
+
+
+class Lanes(NamedTuple):
+    """One thread's scratch for playing hands: states, the two random lanes, the deck."""
+
+    S: np.ndarray  # int64[S_SIZE]: the hand state
+    MS: np.ndarray  # int64[M_SIZE]: the match state
+    deal: np.ndarray  # uint64[4]: the deal lane (first dealer, shuffles)
+    play: np.ndarray  # uint64[4]: the play lane (the players' choices)
+    hands: np.ndarray  # int64[6]: the hands as dealt
+    deck: np.ndarray  # the preset's cards
+    cards: np.ndarray  # shuffle scratch
+
+
 @jit_leaf
 def play_hand(
     S: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
     MS: np.ndarray,
     rng: np.ndarray,
-    kinds: np.ndarray,
-    params: np.ndarray,
-    nodes: np.ndarray,
-    value: np.ndarray,
+    ctx: Context,
     row: np.ndarray,
     actions: np.ndarray,
     legal: np.ndarray,
@@ -145,12 +167,13 @@ def play_hand(
     """Play the hand in ``S`` to its end (or ``limit`` decisions, if >= 0), each decision made by
     the acting seat's policy.
 
-    ``kinds`` (int64[6]) and ``params`` (float64[6, N_PARAMS]) are the line-up, ``MS`` the match
-    state (the score before the hand), ``rng`` the play lane. The calls go to ``row[R_CALLS:]``.
+    ``ctx`` holds the tables and the line-up (:class:`Context`), ``MS`` the match state (the score
+    before the hand), ``rng`` the play lane. The calls go to ``row[R_CALLS:]``.
     Non-empty traces receive each decision: ``actions`` / ``legal`` (int64) the global action id and
     the phase-relative legal mask, ``packed`` (int32) action | seat << 8 | n legal << 12.
     Returns the number of decisions, or -1 if a policy chose an illegal action.
     """
+    P, STR = ctx.P, ctx.STR
     t = 0
     n_calls = 0
     for k in range(4):
@@ -160,7 +183,18 @@ def play_hand(
         mask = legal_mask(S, P, STR, family)
         seat = S[S_TO_ACT]
         action = choose(
-            S, P, STR, MS, rng, kinds[seat], params[seat], mask, nodes, value, searching, family
+            S,
+            P,
+            STR,
+            MS,
+            rng,
+            ctx.kinds[seat],
+            ctx.params[seat],
+            mask,
+            ctx.nodes,
+            ctx.value,
+            searching,
+            family,
         )
         if action < 0 or action > 63 or (mask >> action) & 1 == 0:
             return -1
@@ -303,11 +337,51 @@ def hand_features(
 
 
 @jit_leaf
+def context(P: np.ndarray, STR: np.ndarray, kinds: np.ndarray, params: np.ndarray) -> Context:
+    """The :class:`Context` of a line-up, with a search workspace for its largest search."""
+    nodes, value = workspace(kinds, params)
+    return Context(P, STR, kinds, params, nodes, value)
+
+
+@jit_leaf
+def new_lanes(P: np.ndarray) -> Lanes:
+    """Fresh scratch for one thread's hands (:class:`Lanes`)."""
+    deck = deck_cards(P)
+    return Lanes(
+        np.empty(S_SIZE, dtype=np.int64),
+        np.zeros(M_SIZE, dtype=np.int64),
+        np.empty(4, dtype=np.uint64),
+        np.empty(4, dtype=np.uint64),
+        np.zeros(6, dtype=np.int64),
+        deck,
+        np.empty_like(deck),
+    )
+
+
+@jit_leaf
+def seed_lanes(w: Lanes, seed: int, index: int) -> None:
+    """Key the deal and play lanes of ``w`` to stream ``index`` of the run ``seed``."""
+    seed_stream(w.deal, seed, index, LANE_DEAL)
+    seed_stream(w.play, seed, index, LANE_PLAY)
+
+
+@jit_leaf
+def deal_hand(w: Lanes, P: np.ndarray, dealer: int, score0: int, score1: int, family: int) -> None:
+    """Deal the next hand of ``w`` by ``dealer`` (the match score ``score0``-``score1`` before it)."""
+    start_hand(w.S, P, w.deal, dealer, w.deck, w.cards, w.hands, score0, score1, family)
+
+
+@jit_leaf
+def deal_alone(w: Lanes, P: np.ndarray, seed: int, index: int, family: int) -> None:
+    """Hand ``index`` of the independent hands of ``seed``: its lanes keyed, a uniformly random
+    dealer drawn from the deal lane, the score 0-0."""
+    seed_lanes(w, seed, index)
+    deal_hand(w, P, below(w.deal, P[P_N_PLAYERS]), 0, 0, family)
+
+
+@jit_leaf
 def _hand_block(
-    P: np.ndarray,
-    STR: np.ndarray,
-    kinds: np.ndarray,
-    params: np.ndarray,
+    ctx: Context,
     seed: int,
     first: int,
     out: np.ndarray,
@@ -317,43 +391,18 @@ def _hand_block(
     searching: bool,
     family: int,
 ) -> None:
-    n = P[P_N_PLAYERS]
-    S = np.empty(S_SIZE, dtype=np.int64)
-    MS = np.zeros(M_SIZE, dtype=np.int64)
-    deal_rng = np.empty(4, dtype=np.uint64)
-    play_rng = np.empty(4, dtype=np.uint64)
-    hands = np.zeros(6, dtype=np.int64)
-    deck = deck_cards(P)
-    cards = np.empty_like(deck)
+    P = ctx.P
+    w = new_lanes(P)
     no_trace = np.empty(0, dtype=np.int64)
     no_packed = np.empty(0, dtype=np.int32)
-    nodes, value = workspace(kinds, params)
     for i in range(lo, hi):
-        seed_stream(deal_rng, seed, first + i, LANE_DEAL)
-        seed_stream(play_rng, seed, first + i, LANE_PLAY)
-        dealer = below(deal_rng, n)
-        start_hand(S, P, deal_rng, dealer, deck, cards, hands, 0, 0, family)
+        deal_alone(w, P, seed, first + i, family)
         packed = trace[i] if trace.shape[0] > 0 else no_packed
         row = out[i]
         t = play_hand(
-            S,
-            P,
-            STR,
-            MS,
-            play_rng,
-            kinds,
-            params,
-            nodes,
-            value,
-            row,
-            no_trace,
-            no_trace,
-            packed,
-            -1,
-            searching,
-            family,
+            w.S, w.MS, w.play, ctx, row, no_trace, no_trace, packed, -1, searching, family
         )
-        record_hand(row, S, P, STR, hands, n, family)
+        record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
         if t < 0:
             row[R_N_ACTIONS] = -1
         row[R_MATCH] = first + i  # the hand's stream index
@@ -361,10 +410,7 @@ def _hand_block(
 
 @jit_leaf
 def _hand_traced(
-    P: np.ndarray,
-    STR: np.ndarray,
-    kinds: np.ndarray,
-    params: np.ndarray,
+    ctx: Context,
     seed: int,
     index: int,
     hands: np.ndarray,
@@ -382,47 +428,21 @@ def _hand_traced(
     ``score0``/``score1`` are the match score before the hand (the Baloot Sun doubling gate);
     with ``limit >= 0`` the hand stops after that many decisions (``S`` is then the position).
     """
-    n = P[P_N_PLAYERS]
-    deal_rng = np.empty(4, dtype=np.uint64)
-    play_rng = np.empty(4, dtype=np.uint64)
-    MS = np.zeros(M_SIZE, dtype=np.int64)
-    MS[M_SCORE] = score0
-    MS[M_SCORE + 1] = score1
+    P = ctx.P
+    w = new_lanes(P)
+    w.MS[M_SCORE] = score0
+    w.MS[M_SCORE + 1] = score1
+    seed_lanes(w, seed, index)
+    dealer = below(w.deal, P[P_N_PLAYERS])
+    start_hand(S, P, w.deal, dealer, w.deck, w.cards, hands, score0, score1, family)
     row = np.zeros(R_SIZE, dtype=np.int64)
-    deck = deck_cards(P)
-    cards = np.empty_like(deck)
-    seed_stream(deal_rng, seed, index, LANE_DEAL)
-    seed_stream(play_rng, seed, index, LANE_PLAY)
-    dealer = below(deal_rng, n)
-    start_hand(S, P, deal_rng, dealer, deck, cards, hands, score0, score1, family)
     no_packed = np.empty(0, dtype=np.int32)
-    nodes, value = workspace(kinds, params)
-    return play_hand(
-        S,
-        P,
-        STR,
-        MS,
-        play_rng,
-        kinds,
-        params,
-        nodes,
-        value,
-        row,
-        actions,
-        legal,
-        no_packed,
-        limit,
-        searching,
-        family,
-    )
+    return play_hand(S, w.MS, w.play, ctx, row, actions, legal, no_packed, limit, searching, family)
 
 
 @jit_leaf
 def _matches(
-    P: np.ndarray,
-    STR: np.ndarray,
-    kinds: np.ndarray,
-    params: np.ndarray,
+    ctx: Context,
     seed: int,
     first: int,
     match_rows: np.ndarray,
@@ -439,22 +459,15 @@ def _matches(
     Returns the number of hand rows written, -1 if ``hand_rows`` was too small, -2 if a policy
     chose an illegal action. Releases the GIL, so threads can run disjoint ranges in parallel.
     """
-    n = P[P_N_PLAYERS]
-    S = np.empty(S_SIZE, dtype=np.int64)
-    MS = np.empty(M_SIZE, dtype=np.int64)
-    deal_rng = np.empty(4, dtype=np.uint64)
-    play_rng = np.empty(4, dtype=np.uint64)
-    hands = np.zeros(6, dtype=np.int64)
-    deck = deck_cards(P)
-    cards = np.empty_like(deck)
+    P = ctx.P
+    w = new_lanes(P)
+    MS = w.MS
     no_trace = np.empty(0, dtype=np.int64)
     no_packed = np.empty(0, dtype=np.int32)
-    nodes, value = workspace(kinds, params)
     h = 0
     for m in range(match_rows.shape[0]):
-        seed_stream(deal_rng, seed, first + m, LANE_DEAL)
-        seed_stream(play_rng, seed, first + m, LANE_PLAY)
-        fd = first_dealer(deal_rng, P, deck)
+        seed_lanes(w, seed, first + m)
+        fd = first_dealer(w.deal, P, w.deck)
         new_match(MS, fd)
         while MS[M_WINNER] < 0:
             if h >= hand_rows.shape[0]:
@@ -463,33 +476,15 @@ def _matches(
             row[R_SCORE_BEFORE] = MS[M_SCORE]
             row[R_SCORE_BEFORE + 1] = MS[M_SCORE + 1]
             row[R_HAND_IDX] = MS[M_N_HANDS]
-            dealer = MS[M_DEALER]
-            start_hand(
-                S, P, deal_rng, dealer, deck, cards, hands, MS[M_SCORE], MS[M_SCORE + 1], family
-            )
+            deal_hand(w, P, MS[M_DEALER], MS[M_SCORE], MS[M_SCORE + 1], family)
             packed = trace[h] if trace.shape[0] > 0 else no_packed
             t = play_hand(
-                S,
-                P,
-                STR,
-                MS,
-                play_rng,
-                kinds,
-                params,
-                nodes,
-                value,
-                row,
-                no_trace,
-                no_trace,
-                packed,
-                -1,
-                searching,
-                family,
+                w.S, MS, w.play, ctx, row, no_trace, no_trace, packed, -1, searching, family
             )
             if t < 0:
                 return -2
-            apply_hand(MS, S, P)
-            record_hand(row, S, P, STR, hands, n, family)
+            apply_hand(MS, w.S, P)
+            record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
             row[R_MATCH] = first + m
             row[R_SCORE_AFTER] = MS[M_SCORE]
             row[R_SCORE_AFTER + 1] = MS[M_SCORE + 1]
@@ -536,7 +531,9 @@ def _family_kernels(family: int, searching: bool) -> FamilyKernels:
         for b in prange(n_blocks):
             lo = b * BLOCK
             hi = min(n_hands, lo + BLOCK)
-            _hand_block(P, STR, kinds, params, seed, first, out, trace, lo, hi, searching, family)
+            _hand_block(
+                context(P, STR, kinds, params), seed, first, out, trace, lo, hi, searching, family
+            )
 
     @jit_alloc
     def matches_entry(
@@ -550,9 +547,8 @@ def _family_kernels(family: int, searching: bool) -> FamilyKernels:
         hand_rows: np.ndarray,
         trace: np.ndarray,
     ) -> int:
-        return _matches(
-            P, STR, kinds, params, seed, first, match_rows, hand_rows, trace, searching, family
-        )
+        ctx = context(P, STR, kinds, params)
+        return _matches(ctx, seed, first, match_rows, hand_rows, trace, searching, family)
 
     @jit_alloc
     def traced_entry(
@@ -571,10 +567,7 @@ def _family_kernels(family: int, searching: bool) -> FamilyKernels:
         limit: int,
     ) -> int:
         return _hand_traced(
-            P,
-            STR,
-            kinds,
-            params,
+            context(P, STR, kinds, params),
             seed,
             index,
             hands,

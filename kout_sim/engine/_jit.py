@@ -22,7 +22,7 @@ KERNEL_PACKAGES = ("engine", "players", "drivers")
 """The packages whose kernels call each other across files (the solver is only a caller of them, and
 numba itself notices when its own file changes)."""
 
-NOT_KERNELS = {"registry.py", "lineup.py", "__init__.py", "__main__.py", "step.py"}
+NOT_KERNELS = {"registry.py", "lineup.py", "__init__.py", "__main__.py", "step.py", "tables.py"}
 """Sources without kernels: editing them never invalidates compiled code."""
 
 
