@@ -76,7 +76,7 @@ def bench(
         from . import reference as R
 
         rng = random.Random(seed)
-        opts = dict(rules.options)
+        opts = dict(rules.given)  # the reference resolves the options itself
         n_players = rules.n_players
         ref_rates = []
         for _ in range(3):

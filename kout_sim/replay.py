@@ -104,7 +104,7 @@ def _reference_engine() -> Engine:
 
     class _RefMatch:
         def __init__(self, rules: Rules, first_dealer: int) -> None:
-            self._m = R.RefMatch(rules.name, dict(rules.options), first_dealer)
+            self._m = R.RefMatch(rules.name, dict(rules.given), first_dealer)
 
         dealer = property(lambda self: self._m.dealer)
         over = property(lambda self: self._m.over)
@@ -117,11 +117,11 @@ def _reference_engine() -> Engine:
 
     def new_hand(rules: Rules, dealer: int, deal: Deal) -> HandEngine:
         if deal.face_up is None:
-            kout_hand: HandEngine = R.RefHand(rules.name, dict(rules.options), dealer, deal.hands)
+            kout_hand: HandEngine = R.RefHand(rules.name, dict(rules.given), dealer, deal.hands)
             return kout_hand
         baloot_hand: HandEngine = R.RefHand(
             rules.name,
-            dict(rules.options),
+            dict(rules.given),
             dealer,
             deal.hands,
             face_up=deal.face_up,

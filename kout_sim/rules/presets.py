@@ -63,10 +63,15 @@ class Preset:
 
 @dataclass(frozen=True)
 class Rules:
-    """A preset with its options resolved: what the engines, the replay API and the drivers use."""
+    """A preset with its options resolved: what the engines, the replay API and the drivers use.
+
+    ``given`` keeps the options as the caller gave them, so that the reference engine resolves
+    them itself (:mod:`kout_sim.reference.options`) instead of taking ``options``.
+    """
 
     preset: Preset
     options: Mapping[str, Any]
+    given: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def name(self) -> str:
@@ -394,4 +399,4 @@ def get_rules(name: object, options: Mapping[str, Any] | None = None) -> Rules:
         for key, value in preset.profiles[resolved["profile"]].items():
             if options is None or key not in options:
                 resolved[key] = value
-    return Rules(preset, resolved)
+    return Rules(preset, resolved, dict(options or {}))
