@@ -573,7 +573,8 @@ def study(
     if preset is None:
         _fail("give --preset (see kout-sim presets)")
         return
-    from analyses.studies import report_hint, run_study
+    from analyses.commands import report_hint
+    from analyses.studies import run_study
 
     try:
         folder = run_study(
