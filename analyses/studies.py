@@ -17,8 +17,7 @@ Built-in studies (:data:`STUDIES`):
   (default 20,000 matches): seat and dealer effects, the first dealer's match win rate.
 - ``baloot-modes``: Baloot only; independent heuristic hands (default 1,000,000): Sun and Hokum
   beside human rates.
-- ``joker-lead`` (registered by :mod:`analyses.joker_lead`): Kout presets; the joker decisions of
-  independent heuristic hands forked (``kout-sim forks``, default 1,000,000 hands), plus, for
+- ``joker-lead``: Kout presets; the joker decisions of independent heuristic hands forked (``kout-sim forks``, default 1,000,000 hands), plus, for
   Bahraini Kout, the ``seats`` matches (the forced joker lead).
 - ``all``: every study that applies to the preset; identical runs are played once.
 
@@ -28,17 +27,16 @@ match ``m`` starts from the same deal at every target), so a study folder is rep
 by its command.
 
 Adding a study: build a :class:`Study` whose ``plan`` returns the :class:`RunPlan` s for the
-arguments, and register it (``STUDIES[name] = study`` or :func:`register`) from a module of the
-``analyses`` package; :func:`run_study` imports the package's modules first. A plan runs
-``kout_sim.simulate`` with its ``simulate`` settings, or calls its own ``runner(folder, workers)``
-(which must write a run folder with a ``run.json`` naming the ``preset``, and whose ``command``
-is recorded).
+arguments, and add it to :data:`STUDIES` in this module (a script or a test may also
+:func:`register` one). A plan runs ``kout_sim.simulate`` with its ``simulate`` settings, or calls
+its own ``runner(folder, workers)`` (which must write a run folder with a ``run.json`` naming the
+``preset``; ``command(folder)`` is the shell command that does the same, recorded in
+``study.json``).
 """
 
 from __future__ import annotations
 
 import json
-import shlex
 import shutil
 import time
 from collections.abc import Callable, Sequence
@@ -47,9 +45,11 @@ from pathlib import Path
 from typing import Any
 
 import kout_sim
+from kout_sim.commands import command_line
 from kout_sim.sim.batch import check_count, check_seed
 
-from . import load_extensions
+from .commands import report_hint, simulate_command, study_command
+from .joker_lead import DEFAULT_FORK_HANDS, FORKS_KIND
 
 DEFAULT_HANDS = 1_000_000
 """Independent hands of the ``bids`` and ``baloot-modes`` studies."""
@@ -93,14 +93,14 @@ class RunPlan:
     """One run of a study: its folder inside the study folder, and how to play it.
 
     ``simulate``: keyword arguments of :func:`kout_sim.simulate` (without ``out``, ``workers``,
-    ``overwrite``); or ``runner(folder, workers)`` writes the run itself and ``command`` is the
-    command that does the same from a shell (``{out}`` in it stands for the run's folder)."""
+    ``overwrite``); or ``runner(folder, workers)`` writes the run itself and ``command(folder)``
+    is the command that does the same from a shell."""
 
     path: str
     kind: str
     simulate: dict[str, Any] | None = None
     runner: Callable[[Path, int | None], object] | None = None
-    command: str | None = None
+    command: Callable[[Path], str] | None = None
     studies: tuple[str, ...] = ()
 
     def key(self) -> str:
@@ -119,16 +119,6 @@ class Study:
     plan: Callable[[StudyArgs], list[RunPlan]]
     families: tuple[str, ...] | None = None
     in_all: bool = True
-
-
-STUDIES: dict[str, Study] = {}
-"""Every study by name (``all`` is handled by :func:`plan_study`)."""
-
-
-def register(study: Study) -> Study:
-    """Add (or replace) a study in :data:`STUDIES`."""
-    STUDIES[study.name] = study
-    return study
 
 
 def _players(args: StudyArgs, default: Sequence[str]) -> list[str]:
@@ -185,44 +175,81 @@ def _match_length_plan(args: StudyArgs) -> list[RunPlan]:
     ]
 
 
-register(
-    Study(
-        "bids",
-        f"independent hands, heuristic players (default {DEFAULT_HANDS:,}): bid success, the "
-        "bid guide, seat effects",
-        _hands_plan("bids"),
+def _joker_forks_plan(args: StudyArgs) -> list[RunPlan]:
+    hands = args.hands or DEFAULT_FORK_HANDS
+    players = list(args.players or HEURISTIC)
+    seed = args.seed + 3
+
+    def runner(folder: Path, workers: int | None) -> object:
+        from kout_sim.sim.fork import write_forks
+
+        return write_forks(folder, args.preset, hands, seed, players, workers=workers)
+
+    def command(folder: Path) -> str:
+        return command_line(
+            "forks",
+            preset=args.preset,
+            hands=hands,
+            seed=seed,
+            players=list(args.players or ()),
+            out=str(folder),
+        )
+
+    plans = [RunPlan("joker-forks", FORKS_KIND, runner=runner, command=command)]
+    if args.family == "kout_bh":
+        plans += _seats_plan(args)  # the forced joker lead in whole matches
+    return plans
+
+
+STUDIES: dict[str, Study] = {
+    study.name: study
+    for study in (
+        Study(
+            "bids",
+            f"independent hands, heuristic players (default {DEFAULT_HANDS:,}): bid success, the "
+            "bid guide, seat effects",
+            _hands_plan("bids"),
+        ),
+        Study(
+            "match-length",
+            "whole matches at several targets, heuristic against heuristic:epsilon=0.05 (default "
+            f"{DEFAULT_SWEEP_MATCHES:,} per target): match length, end reasons, the stronger side",
+            _match_length_plan,
+        ),
+        Study(
+            "seats",
+            f"whole matches, heuristic in every seat (default {DEFAULT_SEAT_MATCHES:,}): seat and "
+            "dealer effects, the first dealer's match win rate",
+            _seats_plan,
+        ),
+        Study(
+            "baloot-modes",
+            f"Baloot hands, heuristic players (default {DEFAULT_HANDS:,}): Sun and Hokum beside "
+            "human rates",
+            _hands_plan("baloot-modes"),
+            families=("baloot",),
+        ),
+        Study(
+            "joker-lead",
+            f"joker decisions of independent hands forked (default {DEFAULT_FORK_HANDS:,} hands, "
+            "heuristic players): what leading (Kout Bo) or shedding (Bahraini) a joker is worth",
+            _joker_forks_plan,
+            families=("kout_bo", "kout_bh"),
+        ),
     )
-)
-register(
-    Study(
-        "match-length",
-        "whole matches at several targets, heuristic against heuristic:epsilon=0.05 (default "
-        f"{DEFAULT_SWEEP_MATCHES:,} per target): match length, end reasons, the stronger side",
-        _match_length_plan,
-    )
-)
-register(
-    Study(
-        "seats",
-        f"whole matches, heuristic in every seat (default {DEFAULT_SEAT_MATCHES:,}): seat and "
-        "dealer effects, the first dealer's match win rate",
-        _seats_plan,
-    )
-)
-register(
-    Study(
-        "baloot-modes",
-        f"Baloot hands, heuristic players (default {DEFAULT_HANDS:,}): Sun and Hokum beside "
-        "human rates",
-        _hands_plan("baloot-modes"),
-        families=("baloot",),
-    )
-)
+}
+"""Every study by name, in the order ``all`` plays them (``all`` is handled by
+:func:`plan_study`)."""
+
+
+def register(study: Study) -> Study:
+    """Add (or replace) a study in :data:`STUDIES`."""
+    STUDIES[study.name] = study
+    return study
 
 
 def study_names() -> list[str]:
     """Every study name, ``all`` included."""
-    load_extensions()
     return [*STUDIES, "all"]
 
 
@@ -230,7 +257,6 @@ def plan_study(name: str, args: StudyArgs) -> list[RunPlan]:
     """The runs of study ``name`` (``all``: of every study that applies; identical runs once),
     each tagged with the studies that use it. ``ValueError`` for an unknown study or one that
     does not apply to the preset's family."""
-    load_extensions()
     if name == "all":
         chosen = [
             s
@@ -267,37 +293,8 @@ def _positive(name: str, value: int | None) -> None:
         check_count(name, value)
 
 
-def study_command(
-    name: str,
-    preset: str,
-    out: str | Path,
-    seed: int,
-    players: Sequence[str] | None,
-    hands: int | None,
-    matches: int | None,
-) -> str:
-    """The ``kout-sim study`` command for these arguments."""
-    args = ["kout-sim", "study", name, "--preset", preset, "--seed", str(seed)]
-    for p in players or ():
-        args += ["--players", p]
-    if hands is not None:
-        args += ["--hands", str(hands)]
-    if matches is not None:
-        args += ["--matches", str(matches)]
-    args += ["--out", str(out)]
-    return shlex.join(args)
-
-
 def default_folder(name: str, preset: str) -> Path:
     return Path("data") / "studies" / f"{name}-{preset}"
-
-
-def report_hint(folder: str | Path) -> str:
-    """The report command to run after a study."""
-    folder = Path(folder)
-    return shlex.join(
-        ["kout-sim", "report", "--run", str(folder), "--out", str(folder / "report.html")]
-    )
 
 
 def _prepare_folder(folder: Path, overwrite: bool) -> None:
@@ -341,8 +338,6 @@ def run_study(
     to the preset, non-positive counts, a bad player spec, an existing folder without
     ``overwrite``."""
     from kout_sim.sim.batch import lineup_of
-
-    from .report import simulate_command
 
     rules = kout_sim.get_rules(preset)
     check_seed(seed)
@@ -393,10 +388,10 @@ def run_study(
             entry["command"] = simulate_command(settings, target)
         else:
             assert plan.runner is not None
-            shown = (plan.command or "(custom runner)").replace("{out}", shlex.quote(str(target)))
-            log(f"{plan.path}: {shown}")
+            shown = plan.command(target) if plan.command else ""
+            log(f"{plan.path}: {shown or '(custom runner)'}")
             plan.runner(target, workers)
-            entry["command"] = (plan.command or "").replace("{out}", shlex.quote(str(target)))
+            entry["command"] = shown
     meta.update(status="complete", seconds=round(time.perf_counter() - started, 3))
     _write_json(folder, meta)
     return folder

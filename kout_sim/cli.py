@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import sys
 from collections.abc import Callable, Sequence
 from decimal import Decimal, InvalidOperation
@@ -15,6 +14,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+
+from .commands import command_line
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -172,17 +173,21 @@ def simulate(
             resume=resume,
         )
     except Interrupted as stop:
-        args = ["kout-sim", "simulate", "--preset", preset]
-        for pair in option:
-            args += ["--option", pair]
-        for spec in players:
-            args += ["--players", spec]
-        args += ["--hands", str(hands)] if hands is not None else []
-        args += ["--matches", str(matches)] if matches is not None else []
-        args += ["--seed", str(seed), "--out", stop.out]
-        args += ["--actions"] * actions + ["--solve"] * solve
-        args += ["--scheduler", scheduler] if scheduler else []
-        click.echo(f"{stop}; the rest is played by:\n  {shlex.join([*args, '--resume'])}", err=True)
+        rest = command_line(
+            "simulate",
+            preset=preset,
+            option=option,
+            players=players,
+            hands=hands,
+            matches=matches,
+            seed=seed,
+            out=stop.out,
+            actions=actions,
+            solve=solve,
+            scheduler=scheduler or None,
+            resume=True,
+        )
+        click.echo(f"{stop}; the rest is played by:\n  {rest}", err=True)
         sys.exit(130)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
@@ -451,13 +456,19 @@ def duel(
         )
     except Interrupted as stop:
         folder = stop.out.rsplit("/", 1)[0]  # the duel folder of the interrupted ab/ or ba/ run
-        args = ["kout-sim", "duel", "--preset", preset, "--team-a", team_a, "--team-b", team_b]
-        for pair in option:
-            args += ["--option", pair]
-        args += ["--hands", str(hands)] if hands is not None else []
-        args += ["--matches", str(matches)] if matches is not None else []
-        args += ["--seed", str(seed), "--out", folder, "--resume"]
-        click.echo(f"{stop}; the rest is played by:\n  {shlex.join(args)}", err=True)
+        rest = command_line(
+            "duel",
+            preset=preset,
+            team_a=team_a,
+            team_b=team_b,
+            option=option,
+            hands=hands,
+            matches=matches,
+            seed=seed,
+            out=folder,
+            resume=True,
+        )
+        click.echo(f"{stop}; the rest is played by:\n  {rest}", err=True)
         sys.exit(130)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
@@ -562,7 +573,8 @@ def study(
     if preset is None:
         _fail("give --preset (see kout-sim presets)")
         return
-    from analyses.studies import report_hint, run_study
+    from analyses.commands import report_hint
+    from analyses.studies import run_study
 
     try:
         folder = run_study(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -23,6 +22,7 @@ import polars as pl
 
 from .. import cards as C
 from .._version import __version__
+from ..commands import command_line
 from ..drivers import fork as FK
 from ..engine import layout as L
 from ..engine.tables import tables_of
@@ -236,25 +236,19 @@ def write_forks(
         lead_only=lead_only,
         workers=workers,
     )
-    command = [
-        "kout-sim",
+    command = command_line(
         "forks",
-        "--preset",
-        rules.name,
-        "--hands",
-        str(hands),
-        "--seed",
-        str(seed),
-    ]
-    for key, value in sorted(dict(options or {}).items()):
-        command += ["--option", f"{key}={value}"]
-    for spec in lineup.describe():
-        command += ["--players", spec]
-    if lead_only != default_lead_only(rules):
-        command += ["--at", "lead" if lead_only else "any"]
+        preset=rules.name,
+        hands=hands,
+        seed=seed,
+        option=[f"{key}={value}" for key, value in sorted(dict(options or {}).items())],
+        players=lineup.describe(),
+        at=None if lead_only == default_lead_only(rules) else ("lead" if lead_only else "any"),
+        out=str(out),
+    )
     settings: dict[str, Any] = {
         "kind": "joker_forks",
-        "command": shlex.join([*command, "--out", str(out)]),
+        "command": command,
         "preset": rules.name,
         "options": dict(rules.options),
         "family": rules.preset.family,
