@@ -1,4 +1,5 @@
-"""The ``kout-sim`` command line: simulate, duel, bench, replay, study, report, players, presets.
+"""The ``kout-sim`` command line: simulate, duel, bench, replay, study, report, verify, players,
+presets.
 
 Bad input exits with status 2 and a one-line ``error:`` message, never a traceback.
 """
@@ -182,7 +183,7 @@ def simulate(
         args += ["--seed", str(seed), "--out", stop.out]
         args += ["--actions"] * actions + ["--solve"] * solve
         args += ["--scheduler", scheduler] if scheduler else []
-        click.echo(f"{stop}; the rest is played by:\n  {shlex.join([*args, '--resume'])}", err=True)
+        click.echo(f"{stop}:\n  {shlex.join([*args, '--resume'])}", err=True)
         sys.exit(130)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
@@ -277,9 +278,9 @@ def solve(record_file: str, par_table: bool, as_json: bool) -> None:
     from .solver import solve as run_solve
 
     try:
-        record = json.loads(Path(record_file).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        _fail(f"cannot read {record_file}: {exc}")
+        record = json.loads(Path(record_file).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        _fail(f"cannot read {record_file}: {' '.join(str(exc).split())}")
         return
     try:
         result: dict[str, Any] = par(record) if par_table else run_solve(record)
@@ -344,9 +345,9 @@ def replay(
         _fail("give a RECORD_FILE, or --run DIR --match K (--hand K)")
         return
     try:
-        record = json.loads(Path(record_file).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        _fail(f"cannot read {record_file}: {exc}")
+        record = json.loads(Path(record_file).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        _fail(f"cannot read {record_file}: {' '.join(str(exc).split())}")
         return
     try:
         if isinstance(record, dict) and "first_dealer" in record:
@@ -457,7 +458,7 @@ def duel(
         args += ["--hands", str(hands)] if hands is not None else []
         args += ["--matches", str(matches)] if matches is not None else []
         args += ["--seed", str(seed), "--out", folder, "--resume"]
-        click.echo(f"{stop}; the rest is played by:\n  {shlex.join(args)}", err=True)
+        click.echo(f"{stop}:\n  {shlex.join(args)}", err=True)
         sys.exit(130)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
@@ -660,6 +661,31 @@ def forks(
                 f"{observed['observed_high']:+.3f}), an interval "
                 f"{observed['ratio_observed']:.1f}x wider"
             )
+
+
+@main.command()
+@click.argument("folder", metavar="DIR")
+def verify(folder: str) -> None:
+    """Check every shard of a run folder (or of each run in a duel or study folder) byte for byte
+    against the manifest in its run.json.
+
+    Prints one line per missing, truncated or altered shard (and per shard the manifest does not
+    hold) and exits 1 if there is any; `kout-sim simulate ... --resume` replays them. Exits 0 when
+    every shard is whole, 2 when DIR holds no run.
+    """
+    from .io.read import verify as verify_runs
+
+    try:
+        runs, problems = verify_runs(folder)
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+        return
+    for line in problems:
+        click.echo(line)
+    if problems:
+        click.echo(f"{folder}: {len(problems)} problem(s) in {len(runs)} run(s)", err=True)
+        sys.exit(1)
+    click.echo(f"{folder}: {len(runs)} run(s), every shard whole")
 
 
 @main.command()

@@ -4,9 +4,10 @@ A run folder holds ``run.json`` (the settings and the run metadata) and the tabl
 ``matches/part-NNNNN.parquet``, ``hands/part-NNNNN.parquet`` and, with ``actions=True``,
 ``actions/part-NNNNN.parquet``. Shard ``k`` always holds the same index range, played on the keyed
 random streams of those indices, so its rows never depend on the number of workers or on the
-scheduler. Each file is written to a temporary name and renamed; the shard's last file (matches, or
-hands in a hands run) marks it complete, so an interrupted run leaves only complete shards and
-``resume=True`` plays exactly the missing ones.
+scheduler. The folder is written through :mod:`kout_sim.io.store`: each file to a temporary name
+and renamed, each shard then entered in the manifest of ``run.json`` (rows, bytes, SHA-256), the
+folder locked while it is written. An interrupted or failed run leaves only complete shards, and
+``resume=True`` plays exactly the missing or damaged ones.
 
 The folder may be a local path or an fsspec URL; with ``scheduler`` the shards run as tasks of a
 Dask distributed cluster (``"local:N"`` starts a local one with N worker processes).
@@ -14,7 +15,7 @@ Dask distributed cluster (``"local:N"`` starts a local one with N worker process
 
 from __future__ import annotations
 
-import json
+import contextlib
 import os
 import subprocess
 import sys
@@ -28,15 +29,30 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-import fsspec
 import numpy as np
 import polars as pl
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from .. import __version__
 from ..engine import layout as L
+from ..io.read import load
 from ..io.schema import actions_table, hands_table, matches_table
+from ..io.store import (
+    TABLES,
+    Entry,
+    Manifest,
+    Store,
+    check_files,
+    file_entry,
+    one_line,
+    opened,
+    read_meta,
+    remove_run_files,
+    shard_number,
+)
+from ..io.store import (
+    write_options as write_options,
+)
 from ..rules import Rules, get_rules
 from ..stats import wilson
 from .batch import (
@@ -63,11 +79,6 @@ SHARD_SEARCH_HANDS = 4_000
 # a double-dummy solve takes milliseconds a hand: small shards show progress and resume cheaply
 SHARD_SOLVE_HANDS = 2_000
 SHARD_SOLVE_MATCHES = 100
-STATS_COLUMNS = ("match", "hand", "dealer", "bidder", "contract", "mode", "seat", "ply")
-BITMASK_COLUMNS = frozenset(
-    [f"hand_seat{s}" for s in range(6)] + ["joker_leads", "joker_forced_leads"]
-)
-PLAIN_STRING_COLUMNS = frozenset(["trick_winners", "trump"])
 SETTINGS = (
     "preset",
     "options",
@@ -108,7 +119,10 @@ class Interrupted(KeyboardInterrupt):
     and ``resume=True`` (``--resume``) plays the rest."""
 
     def __init__(self, out: str, done: int, total: int) -> None:
-        super().__init__(f"interrupted: {done:,} of {total:,} shards of {out} are complete")
+        super().__init__(
+            f"interrupted: {done:,} of {total:,} shards of {out} are complete; "
+            "--resume plays the rest"
+        )
         self.out, self.done, self.total = out, done, total
 
 
@@ -152,122 +166,63 @@ class RunSpec:
         """The table written last in each shard: its file marks the shard complete."""
         return self.unit
 
-
-def write_options(schema: pa.Schema) -> dict[str, Any]:
-    """Parquet encodings chosen per column for write speed at a small size (measured on a million
-    kout_bo_4 hands: 3.2 ms a small-integer column against 5 ms for lz4 alone or 10 ms for
-    dictionary pages, at half the size).
-
-    Small integers: byte-stream split, whose high-byte streams lz4 squeezes at almost no cost.
-    Card bitmasks: plain and uncompressed (random bits do not compress). Labels and calls:
-    dictionary pages (few distinct values). Trick winners: plain (many distinct strings); the trump
-    letter: plain and lz4 (hashing a million one-letter strings costs more than squeezing them).
-    Booleans and lists: lz4. Statistics only for the columns one filters on.
-    """
-    dictionary, encoding, compression = [], {}, {}
-    for field in schema:
-        name, kind = field.name, field.type
-        compression[name] = "lz4"
-        if pa.types.is_integer(kind):
-            if name in BITMASK_COLUMNS:
-                encoding[name] = "PLAIN"
-                if name.startswith("hand_seat"):
-                    compression[name] = "none"
-            else:
-                encoding[name] = "BYTE_STREAM_SPLIT"
-        elif pa.types.is_string(kind):
-            if name in PLAIN_STRING_COLUMNS:
-                encoding[name] = "PLAIN"
-                compression[name] = "none" if name == "trick_winners" else "lz4"
-            else:
-                dictionary.append(name)
-                compression[name] = "none"
-    return {
-        "use_dictionary": dictionary,
-        "column_encoding": encoding,
-        "compression": compression,
-        "write_statistics": [n for n in STATS_COLUMNS if n in schema.names],
-        # values encoded 64k at a time rather than 1k: less per-batch overhead (7% of a write)
-        "write_batch_size": 1 << 16,
-    }
+    @property
+    def tables(self) -> tuple[str, ...]:
+        """The tables every shard of the run writes."""
+        return ("hands",) + ("matches",) * (self.unit == "matches") + ("actions",) * self.actions
 
 
-class Store:
-    """The run folder on any fsspec filesystem, with atomic writes (temporary name, rename)."""
-
-    def __init__(self, url: str | os.PathLike[str]) -> None:
-        self.url = str(url)
-        self.fs, self.root = fsspec.core.url_to_fs(self.url)
-
-    def path(self, *parts: str) -> str:
-        return "/".join([self.root.rstrip("/"), *parts])
-
-    def exists(self, *parts: str) -> bool:
-        return bool(self.fs.exists(self.path(*parts)))
-
-    def write_table(self, table: pa.Table, *parts: str) -> None:
-        final = self.path(*parts)
-        tmp = self.path(*parts[:-1], f".{parts[-1]}.tmp-{os.getpid()}")
-        with self.fs.open(tmp, "wb") as f:
-            pq.write_table(table, f, **write_options(table.schema))
-        self.fs.mv(tmp, final)
-
-    def write_json(self, data: dict[str, Any], name: str) -> None:
-        tmp = self.path(f".{name}.tmp-{os.getpid()}")
-        with self.fs.open(tmp, "w") as f:
-            f.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
-        self.fs.mv(tmp, self.path(name))
-
-    def read_json(self, name: str) -> dict[str, Any]:
-        with self.fs.open(self.path(name), "r") as f:
-            data: dict[str, Any] = json.loads(f.read())
-        return data
-
-    def part(self, table: str, k: int) -> tuple[str, str]:
-        return table, f"part-{k:05d}.parquet"
+def complete_shards(
+    store: Store, spec: RunSpec, shards: dict[str, Entry] | None = None
+) -> set[int]:
+    """The shards of a run folder that are in place: every table of the shard entered in the
+    manifest ``shards`` (default: the one of ``run.json``). A run written before the manifest
+    existed: the shards whose marker file is there (one listing of the folder)."""
+    if shards is None:
+        meta = read_meta(store) or {}
+        shards = meta.get("shards")
+    if shards is None:
+        done = set()
+        for name in store.parts(spec.marker):
+            k = shard_number(name)
+            if k is not None and k < spec.n_shards:
+                done.add(k)
+        return done
+    tables = spec.tables
+    per_shard: dict[int, int] = {}
+    for name in shards:
+        table = name.split("/", 1)[0]
+        k = shard_number(name)
+        if table in tables and k is not None and k < spec.n_shards:
+            per_shard[k] = per_shard.get(k, 0) + 1
+    return {k for k, n in per_shard.items() if n == len(tables)}
 
 
-def complete_shards(store: Store, spec: RunSpec) -> set[int]:
-    """The shards of a run folder whose marker file is in place (one listing of the folder)."""
-    done = set()
-    for path in store.fs.glob(store.path(spec.marker, "part-*.parquet")):
-        name = str(path).rsplit("/", 1)[-1]
-        number = name.removeprefix("part-").removesuffix(".parquet")
-        if number.isdigit() and int(number) < spec.n_shards:
-            done.add(int(number))
-    return done
-
-
-def _prepare(store: Store, settings: dict[str, Any], overwrite: bool, resume: bool) -> None:
-    """Create the run folder, or check that an existing one may be resumed or replaced."""
-    if store.exists():
-        if overwrite:
-            store.fs.rm(store.root, recursive=True)
-        elif resume:
+def _resumable(store: Store, spec: RunSpec, previous: dict[str, Any]) -> dict[str, Entry]:
+    """The manifest entries of the shards of an earlier attempt that are whole (sizes and the row
+    counts of their footers as entered); the files of damaged or unentered shards are removed so
+    that they are played again. A run written before the manifest: its marked shards' files are
+    entered now (read once)."""
+    shards: dict[str, Entry] | None = previous.get("shards")
+    if shards is None:
+        shards = {}
+        for k in complete_shards(store, spec, None):
             try:
-                previous = store.read_json("run.json")
-            except (OSError, ValueError):
-                raise ValueError(f"cannot resume {store.url}: no readable run.json") from None
-            for key in SETTINGS:
-                if previous.get(key, SETTING_DEFAULTS.get(key)) != settings[key]:
-                    raise ValueError(
-                        f"cannot resume {store.url}: it was run with {key}={previous.get(key)!r}, "
-                        f"not {settings[key]!r}"
-                    )
-            return
-        else:
-            raise ValueError(f"output folder {store.url} exists; pass --resume or --overwrite")
-    try:
-        for table in ("hands", "matches", "actions"):
-            if table == "matches" and settings["unit"] != "matches":
-                continue
-            if table == "actions" and not settings["actions"]:
-                continue
-            store.fs.makedirs(store.path(table), exist_ok=True)
-        store.write_json({**settings, "status": "running"}, "run.json")
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise ValueError(f"cannot create the output folder {store.url}: {reason}") from None
+                for table in spec.tables:
+                    name = "/".join(store.part(table, k))
+                    shards[name] = file_entry(store.fs, store.path(name))
+            except (OSError, ValueError, pa.ArrowException):
+                for table in spec.tables:
+                    shards.pop("/".join(store.part(table, k)), None)
+    bad = {line.split(":", 1)[0] for line in check_files(store, shards)}
+    good = {name: entry for name, entry in shards.items() if name not in bad}
+    done = complete_shards(store, spec, good)
+    keep = {"/".join(store.part(t, k)) for k in done for t in spec.tables}
+    for table in TABLES:
+        for name in store.parts(table):
+            if name not in keep:
+                store.fs.rm(store.path(name))
+    return {name: good[name] for name in keep}
 
 
 def _progress(total: int, unit: str) -> Any:
@@ -305,8 +260,64 @@ def _searching(spec: RunSpec) -> bool:
     return any(p.split(":", 1)[0] == "ismcts" for p in spec.players)
 
 
+STOP_HANDS = 20_000
+"""Hands per kernel call of a shard that may be stopped (a fraction of a second of play)."""
+STOP_MATCHES = 256
+"""Matches per kernel call of a shard that may be stopped."""
+
+
+class Stopped(Exception):
+    """A shard given up because its run was stopped (Ctrl-C): nothing of it is written."""
+
+
+def _check_stop(stop: threading.Event | None) -> None:
+    if stop is not None and stop.is_set():
+        raise Stopped
+
+
+def _hands_in_steps(
+    spec: RunSpec,
+    start: int,
+    size: int,
+    workers: int,
+    out: np.ndarray | None,
+    trace: np.ndarray | None,
+    stop: threading.Event,
+) -> np.ndarray:
+    """A hands shard played :data:`STOP_HANDS` at a time into ``out`` (a step buffer of the one
+    compiled layout, copied in), checking ``stop`` before each step."""
+    rows = out if out is not None else new_rows(size)
+    step_rows = _step_buffer(STOP_HANDS)
+    for i in range(0, size, STOP_HANDS):
+        _check_stop(stop)
+        n = min(STOP_HANDS, size - i)
+        part = step_rows if n == STOP_HANDS else new_rows(n)
+        play_hands(
+            spec.rules,
+            n,
+            spec.seed,
+            spec.players,
+            first=start + i,
+            workers=workers,
+            out=part,
+            trace=trace[i : i + n] if trace is not None else None,
+        )
+        rows[i : i + n] = part
+    return rows
+
+
+def _step_buffer(size: int) -> np.ndarray:
+    """This thread's row buffer for the steps of a stoppable hands shard."""
+    cached = getattr(_thread, "step", None)
+    if cached is None or cached.shape[0] != size:
+        cached = new_rows(size)
+        _thread.step = cached
+    buffer: np.ndarray = cached
+    return buffer
+
+
 def _play_stepwise(
-    spec: RunSpec, start: int, size: int, progress: Any
+    spec: RunSpec, start: int, size: int, progress: Any, stop: threading.Event | None = None
 ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray | None]:
     """A searching shard played a step at a time (two hands, or one match, per kernel call),
     calling ``progress(n)`` after each step with the hands or matches it played: a searching hand
@@ -317,6 +328,7 @@ def _play_stepwise(
         rows = new_rows(size)
         trace = np.zeros((size, L.MAX_ACTIONS), np.int32) if spec.actions else None
         for i in range(0, size, SEARCH_STEP_HANDS):
+            _check_stop(stop)
             n = min(SEARCH_STEP_HANDS, size - i)
             step_trace = np.zeros((n, L.MAX_ACTIONS), np.int32) if trace is not None else None
             part = play_hands(
@@ -329,6 +341,7 @@ def _play_stepwise(
         return None, rows, trace
     parts = []
     for m in range(size):
+        _check_stop(stop)
         parts.append(
             play_matches(
                 rules, 1, spec.seed, spec.players, first=start + m, workers=1, traced=spec.actions
@@ -348,35 +361,61 @@ def play_shard(
     workers: int,
     out: np.ndarray | None = None,
     progress: Any = None,
+    stop: threading.Event | None = None,
 ) -> dict[str, pa.Table]:
     """Play one shard and return its tables (``hands``, ``matches`` in match runs, ``actions``).
 
     ``out``: a result-row buffer for a hands shard (the tables may share its memory).
     ``progress``: called with the number of hands (matches) played as a searching shard advances
-    (see :func:`_play_stepwise`); other shards are played in one call and report nothing."""
+    (see :func:`_play_stepwise`); other shards are played in one call and report nothing.
+    ``stop``: the shard is played in steps of a fraction of a second (:data:`STOP_HANDS`,
+    :data:`STOP_MATCHES`) and given up with :class:`Stopped` as soon as it is set (Ctrl-C); the
+    rows are those of one call (every hand and match has its own random streams)."""
     rules = spec.rules
     family = rules.preset.family
     if progress is not None and _searching(spec):
-        match_rows, rows, trace = _play_stepwise(spec, start, size, progress)
+        match_rows, rows, trace = _play_stepwise(spec, start, size, progress, stop)
         tables = {"hands": hands_table(rows, metadata, rules, _dd(spec, rows))}
         if match_rows is not None:
             tables["matches"] = matches_table(match_rows, metadata, rules)
     elif spec.unit == "hands":
         trace = np.zeros((size, L.MAX_ACTIONS), np.int32) if spec.actions else None
-        rows = play_hands(
-            rules, size, spec.seed, spec.players, first=start, workers=workers, out=out, trace=trace
-        )
+        if stop is None or size <= STOP_HANDS:
+            rows = play_hands(
+                rules,
+                size,
+                spec.seed,
+                spec.players,
+                first=start,
+                workers=workers,
+                out=out,
+                trace=trace,
+            )
+        else:
+            rows = _hands_in_steps(spec, start, size, workers, out, trace, stop)
         tables = {"hands": hands_table(rows, metadata, rules, _dd(spec, rows))}
     else:
-        match_rows, rows, trace = play_matches(
-            rules,
-            size,
-            spec.seed,
-            spec.players,
-            first=start,
-            workers=workers,
-            traced=spec.actions,
-        )
+        step = size if stop is None else STOP_MATCHES
+        parts = []
+        for first in range(start, start + size, step):
+            _check_stop(stop)
+            parts.append(
+                play_matches(
+                    rules,
+                    min(step, start + size - first),
+                    spec.seed,
+                    spec.players,
+                    first=first,
+                    workers=workers,
+                    traced=spec.actions,
+                )
+            )
+        if len(parts) == 1:
+            match_rows, rows, trace = parts[0]
+        else:
+            match_rows = np.concatenate([p[0] for p in parts])
+            rows = np.concatenate([p[1].T for p in parts], axis=1).T  # stays column by column
+            trace = np.concatenate([p[2] for p in parts])
         tables = {
             "hands": hands_table(rows, metadata, rules, _dd(spec, rows)),
             "matches": matches_table(match_rows, metadata, rules),
@@ -395,10 +434,15 @@ def _dd(spec: RunSpec, rows: np.ndarray) -> dict[str, np.ndarray] | None:
     return dd_columns(rows, spec.rules)
 
 
-def write_shard(store: Store, spec: RunSpec, k: int, tables: dict[str, pa.Table]) -> None:
-    """Write a shard's tables, the marker table last."""
+def write_shard(
+    store: Store, spec: RunSpec, k: int, tables: dict[str, pa.Table]
+) -> dict[str, Entry]:
+    """Write a shard's tables, the marker table last; their manifest entries."""
+    entries = {}
     for name in sorted(tables, key=lambda t: t == spec.marker):
-        store.write_table(tables[name], *store.part(name, k))
+        part = store.part(name, k)
+        entries["/".join(part)] = store.write_table(tables[name], *part)
+    return entries
 
 
 def run_shard(
@@ -409,11 +453,10 @@ def run_shard(
     start: int,
     size: int,
     workers: int = 1,
-) -> int:
-    """Play and write shard ``k`` (the task a Dask worker runs); returns its size."""
+) -> tuple[int, dict[str, Entry]]:
+    """Play and write shard ``k`` (the task a Dask worker runs); its size and manifest entries."""
     tables = play_shard(spec, metadata, start, size, workers, _rows_buffer(spec, size))
-    write_shard(Store(url), spec, k, tables)
-    return size
+    return size, write_shard(Store(url), spec, k, tables)
 
 
 def simulate(
@@ -492,39 +535,111 @@ def simulate(
         "git_revision": git_revision(),
     }
     store = Store(out)
-    fresh = not (resume and store.exists())
-    _prepare(store, settings, overwrite, resume)
+    with opened(store, overwrite=overwrite, resume=resume) as (_, previous):
+        if previous is not None:
+            for key in SETTINGS:
+                if previous.get(key, SETTING_DEFAULTS.get(key)) != settings[key]:
+                    raise ValueError(
+                        f"cannot resume {store.url}: it was run with {key}={previous.get(key)!r}, "
+                        f"not {settings[key]!r}"
+                    )
+        refused = _play_run(store, spec, settings, rules, lineup, previous, workers, scheduler)
+    if refused is not None:
+        # refused input found late (an unreachable scheduler): no half-made folder stays behind
+        remove_run_files(store)
+        if not store.fs.ls(store.root, detail=False):
+            store.fs.rmdir(store.root)
+        raise refused
+    return str(out) if "://" in str(out) else Path(out)
+
+
+def _play_run(
+    store: Store,
+    spec: RunSpec,
+    settings: dict[str, Any],
+    rules: Rules,
+    lineup: Any,
+    previous: dict[str, Any] | None,
+    workers: int,
+    scheduler: str | None,
+) -> ValueError | None:
+    """Play the pending shards of a run folder opened for writing (its lock held), keeping the
+    manifest in ``run.json``. Returns a ``ValueError`` to raise once the folder is given up (input
+    refused before any shard was written); raises :class:`Interrupted` on Ctrl-C and a one-line
+    ``ValueError`` for any other failure, ``run.json`` then saying ``"status": "failed"``."""
+    earlier = float((previous or {}).get("seconds") or 0.0)
+    shards = _resumable(store, spec, previous) if previous is not None else {}
+    manifest = Manifest(store, {**settings, "status": "running"}, shards)
+    try:
+        for table in spec.tables:
+            store.fs.makedirs(store.path(table), exist_ok=True)
+        manifest.flush(force=True)
+    except OSError as exc:
+        raise ValueError(f"cannot create the output folder {store.url}: {one_line(exc)}") from None
+    complete = complete_shards(store, spec, shards)
     counts: Summary | None = None
+    started = time.perf_counter()
+
+    def elapsed() -> float:
+        return round(earlier + time.perf_counter() - started, 3)
+
     try:
         if scheduler is None:
             # compile first: "seconds" and the bar measure the play
-            prepare(rules, lineup, unit, solve=bool(solve))
+            prepare(rules, lineup, spec.unit, solve=spec.solve)
         started = time.perf_counter()
-        complete = complete_shards(store, spec) if resume else set()
         pending = spec.shards(skip=complete)  # lazily: a shard is made when a worker is free
-        bar = _progress(count - sum(spec.shard(k)[2] for k in complete), unit)
+        bar = _progress(spec.count - sum(spec.shard(k)[2] for k in complete), spec.unit)
         try:
             if scheduler is not None:
-                _run_dask(scheduler, store, spec, settings, pending, bar)
+                _run_dask(scheduler, store, spec, settings, pending, bar, manifest)
             else:
-                counts = _run_shards(store, spec, settings, pending, workers, bar)
+                counts = _run_shards(store, spec, settings, pending, workers, bar, manifest)
         finally:
             if bar is not None:
                 bar.close()
     except KeyboardInterrupt:
-        done = len(complete_shards(store, spec))
-        raise Interrupted(str(out), done, spec.n_shards) from None
-    except ValueError:
-        # refused input found late (an unreachable scheduler): no half-made folder stays behind
-        if fresh and not complete_shards(store, spec):
-            store.fs.rm(store.root, recursive=True)
-        raise
-    meta = {**settings, "status": "complete", "seconds": round(time.perf_counter() - started, 3)}
+        store.remove_temporaries()
+        manifest.update(status="interrupted", seconds=elapsed())
+        with contextlib.suppress(OSError):
+            manifest.flush(force=True)
+        done = len(complete_shards(store, spec, manifest.shards))
+        raise Interrupted(store.url, done, spec.n_shards) from None
+    except Exception as exc:
+        store.remove_temporaries()
+        if isinstance(exc, ValueError) and previous is None and not manifest.shards:
+            return exc
+        reason = one_line(exc)
+        manifest.update(status="failed", error=reason, seconds=elapsed())
+        with contextlib.suppress(OSError):
+            manifest.flush(force=True)
+        if isinstance(exc, ValueError):
+            raise
+        raise RunFailed(
+            f"run {store.url} failed: {reason}; "
+            f"kout-sim simulate with the same settings and --out {store.url} --resume finishes it"
+        ) from exc
+    manifest.meta.pop("error", None)
+    manifest.update(status="complete", seconds=elapsed())
     if counts is not None and not complete:
         # counted as the shards were played: summarize() need not read the tables again
-        meta["summary"] = counts
-    store.write_json(meta, "run.json")
-    return str(out) if "://" in str(out) else Path(out)
+        manifest.update(summary=counts)
+    manifest.flush(force=True)
+    if counts is None or complete:
+        # resumed (or played on a cluster): the counts of the whole run, from its tables
+        tables = load(store.url)
+        manifest.update(
+            summary=summary_counts(
+                tables["hands"], tables.get("matches"), rules.preset.family, rules.n_players
+            )
+        )
+        manifest.flush(force=True)
+    return None
+
+
+class RunFailed(ValueError):
+    """A run stopped by an error (a full disk, an unwritable folder): one line, and ``run.json``
+    says ``"status": "failed"`` with the reason; ``resume=True`` finishes the run."""
 
 
 SUMMARY_COLUMNS = (
@@ -559,6 +674,7 @@ def _run_shards(
     pending: Iterable[tuple[int, int, int]],
     workers: int,
     bar: Any,
+    manifest: Manifest,
 ) -> Summary:
     """Every worker thread plays, tabulates and writes whole shards in turn (the kernels, numpy
     and the parquet writer release the GIL), so the writing scales with the workers as the play
@@ -570,32 +686,49 @@ def _run_shards(
     # a searching shard moves the bar as it plays (per hand or match), the others when done
     stepwise = bar is not None and _searching(spec)
 
-    def run(shard: tuple[int, int, int]) -> tuple[int, Summary]:
+    stop = threading.Event()
+
+    def run(shard: tuple[int, int, int]) -> tuple[int, Summary, dict[str, Entry]]:
         k, start, size = shard
         step = bar.update if stepwise else None
-        tables = play_shard(spec, settings, start, size, 1, _rows_buffer(spec, size), step)
-        write_shard(store, spec, k, tables)
-        return size, _shard_counts(tables, family, n_seats)
+        buffer = _rows_buffer(spec, size)
+        tables = play_shard(spec, settings, start, size, 1, buffer, step, stop=stop)
+        _check_stop(stop)
+        entries = write_shard(store, spec, k, tables)
+        return size, _shard_counts(tables, family, n_seats), entries
 
     counts: Summary = {}
 
-    def done(future: Future[tuple[int, Summary]]) -> None:
-        size, part = future.result()
+    def done(future: Future[tuple[int, Summary, dict[str, Entry]]]) -> None:
+        size, part, entries = future.result()
         merge_into(counts, part)
+        manifest.add(entries)
+        manifest.flush()
         if bar is not None and not stepwise:
             bar.update(size)
 
     pool = ThreadPoolExecutor(workers, thread_name_prefix="kout-sim-shard")
-    in_flight: deque[Future[tuple[int, Summary]]] = deque()
+    in_flight: deque[Future[tuple[int, Summary, dict[str, Entry]]]] = deque()
     try:
         for shard in pending:
             in_flight.append(pool.submit(run, shard))
             if len(in_flight) >= 2 * workers:
-                done(in_flight.popleft())
+                done(in_flight[0])
+                in_flight.popleft()
         while in_flight:
-            done(in_flight.popleft())
+            done(in_flight[0])  # popped once entered: a Ctrl-C while waiting keeps it listed
+            in_flight.popleft()
+    except BaseException:
+        # an error or Ctrl-C: the queued shards are dropped, the running ones given up at their
+        # next step (a fraction of a second); a shard already being written is written whole and
+        # entered in the manifest
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        for future in in_flight:
+            if not future.cancelled() and future.exception() is None:
+                manifest.add(future.result()[2])
+        raise
     finally:
-        # on an error or Ctrl-C: drop the queued shards, let the running ones finish writing
         pool.shutdown(wait=True, cancel_futures=True)
     return counts
 
@@ -615,6 +748,7 @@ def _run_dask(
     settings: dict[str, Any],
     pending: Iterable[tuple[int, int, int]],
     bar: Any,
+    manifest: Manifest,
 ) -> None:
     """Every pending shard as one task on a Dask cluster; the workers write the files. Two tasks
     per worker thread are queued at a time (``pending`` is drawn from as they finish); Ctrl-C
@@ -649,8 +783,10 @@ def _run_dask(
         window = 2 * max(1, sum(client.nthreads().values()))
         running = as_completed([submit(s) for s in islice(shards, window)])
         for future in running:
-            done = future.result()
+            done, entries = future.result()
             queued.discard(future)
+            manifest.add(entries)
+            manifest.flush()
             if bar is not None:
                 bar.update(done)
             following = next(shards, None)
@@ -663,21 +799,6 @@ def _run_dask(
         client.close()
         if cluster is not None:
             cluster.close()
-
-
-def load(run: str | os.PathLike[str]) -> dict[str, pl.LazyFrame]:
-    """The tables of a run folder as polars LazyFrames: ``hands``, ``matches`` (match runs),
-    ``actions`` (runs with the actions table) and ``forks`` (``kout-sim forks`` folders)."""
-    store = Store(run)
-    if not store.exists("run.json"):
-        raise ValueError(f"{run} is not a run folder (no run.json)")
-    local = store.fs.protocol in ("file", ("file", "local"), "local") or "file" in store.fs.protocol
-    base = store.root if local else store.url.rstrip("/")
-    tables = {}
-    for name in ("hands", "matches", "actions", "forks"):
-        if store.exists(name) and store.fs.glob(store.path(name, "*.parquet")):
-            tables[name] = pl.scan_parquet(f"{base}/{name}/*.parquet")
-    return tables
 
 
 Summary = dict[str, dict[str, list[int]]]
