@@ -90,7 +90,9 @@ class _Group(click.Group):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kout-sim")
 def main() -> None:
-    """Monte-Carlo simulation of Gulf partnership trick-taking card games (Kout Bo, ...)."""
+    """Monte-Carlo simulation of Gulf partnership trick-taking card games (Kout Bo, ...).
+
+    Run folders are checked before they are read; `kout-sim verify DIR` checks every shard."""
 
 
 @main.command()
@@ -131,8 +133,16 @@ def main() -> None:
     metavar="ADDRESS",
     help="Run the shards on a Dask cluster: a scheduler address, or local:N for a local one.",
 )
-@click.option("--resume", is_flag=True, help="Finish an interrupted run (same settings).")
-@click.option("--overwrite", is_flag=True, help="Replace an existing run folder.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Finish an interrupted or failed run (same settings): plays its missing or damaged shards.",
+)
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace an existing run folder (only one kout-sim wrote; other files stay).",
+)
 def simulate(
     preset: str,
     option: tuple[str, ...],
@@ -150,8 +160,10 @@ def simulate(
 ) -> None:
     """Play matches (or hands), write parquet shards, print bid success by contract.
 
-    Ctrl-C stops the run after the shards being played are written, and prints the command that
-    finishes it (--resume)."""
+    The run folder holds run.json (settings, status and a manifest of every shard) and the shards;
+    it is locked while written. Ctrl-C stops the run within a second or two, keeping the complete
+    shards, and prints the command that finishes it (--resume). `kout-sim verify DIR` checks every
+    shard against the manifest."""
     from .sim import simulate as run_simulation
     from .sim import summarize
     from .sim.run import Interrupted
@@ -408,7 +420,9 @@ def _replay_run(run_dir: str, match: int) -> None:
 @click.option("--out", type=click.Path(), default=None, help="Duel folder [data/duels/...].")
 @click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--overwrite", is_flag=True, help="Replace an existing duel folder.")
+@click.option(
+    "--overwrite", is_flag=True, help="Replace an existing duel folder (only one kout-sim wrote)."
+)
 @click.option("--resume", is_flag=True, help="Finish an interrupted duel (same settings).")
 def duel(
     preset: str,
@@ -474,7 +488,12 @@ def duel(
     metavar="DIR",
     help="A run folder, a study folder (its runs) or a folder of runs; repeat for more.",
 )
-@click.option("--out", default=None, metavar="FILE.html", help="The HTML file to write.")
+@click.option(
+    "--out",
+    default=None,
+    metavar="FILE.html",
+    help="The HTML file to write (an existing file is replaced only if it is a kout-sim report).",
+)
 @click.option("--title", default=None, help="Report title [PRESET strategy report].")
 def report(runs: tuple[str, ...], out: str | None, title: str | None) -> None:
     """Write a self-contained HTML strategy report of runs of ONE preset.
@@ -532,7 +551,9 @@ def report(runs: tuple[str, ...], out: str | None, title: str | None) -> None:
     default=None,
     help="Whole matches [seats 20,000; match-length 4,000 per target].",
 )
-@click.option("--overwrite", is_flag=True, help="Replace an existing study folder.")
+@click.option(
+    "--overwrite", is_flag=True, help="Replace an existing study folder (only one kout-sim wrote)."
+)
 def study(
     name: str,
     preset: str | None,
@@ -605,7 +626,9 @@ def study(
     "every play for Bahraini Kout (shedding the joker).",
 )
 @click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
-@click.option("--overwrite", is_flag=True, help="Replace an existing folder.")
+@click.option(
+    "--overwrite", is_flag=True, help="Replace an existing forks folder (only one kout-sim wrote)."
+)
 def forks(
     preset: str,
     option: tuple[str, ...],

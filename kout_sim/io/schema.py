@@ -399,7 +399,11 @@ def data_dictionary() -> str:
         "metadata under the key `kout_sim` in every file) and the tables as shards",
         "`hands/part-NNNNN.parquet`, `matches/part-NNNNN.parquet` and (with `--actions`)",
         "`actions/part-NNNNN.parquet`; read them with `kout_sim.load(folder)`, which returns",
-        "polars LazyFrames.",
+        "polars LazyFrames once the run is checked against the manifest of `run.json`",
+        '(`"shards"`: rows, bytes and SHA-256 of every file; `kout-sim verify DIR` checks the',
+        "hashes). A value an integer column cannot hold is refused with a one-line error, never",
+        "wrapped; the `target` option is at most 1,000, so that a match stays far inside the",
+        "`hand` column (a Bahraini heuristic match to 1,000 runs about 1,600 hands).",
     ]
     for title, columns in (
         ("hands", HAND_COLUMNS),
