@@ -302,3 +302,26 @@ def test_a_stoppable_shard_has_the_rows_of_one_call_and_stops_when_told(
         stopped.set()
         with pytest.raises(run.Stopped):
             run.play_shard(spec, {}, 0, size, 1, stop=stopped)
+
+
+def test_a_real_full_disk_fails_in_one_line_with_no_temporary_file(tmp_path: Path) -> None:
+    """On a 256 KiB tmpfs where this process may mount one (else the monkeypatched writer above
+    stands for it): the run fails, a resume on the still-full disk fails the same way, and neither
+    leaves a temporary file."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mount = ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(disk)]
+    try:
+        subprocess.run(mount, check=True, capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        pytest.skip("no tmpfs can be mounted here")
+    try:
+        folder = disk / "run"
+        for extra in ({}, {"resume": True}):
+            with pytest.raises(ValueError, match="failed: No space left on device") as caught:
+                _simulate(folder, matches=600, **extra)
+            assert "\n" not in str(caught.value)
+            assert not [p for p in folder.rglob("*") if ".tmp-" in p.name]
+            assert _meta(folder)["status"] == "failed" and not (folder / ".lock").exists()
+    finally:
+        subprocess.run(["umount", str(disk)], check=False, capture_output=True, timeout=30)
