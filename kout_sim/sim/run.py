@@ -705,7 +705,7 @@ def _run_shards(
     counts: Summary = {}
 
     def done(future: Future[tuple[int, Summary, dict[str, Entry]]]) -> None:
-        size, part, entries = future.result()
+        size, part, entries = _result(future)
         merge_into(counts, part)
         manifest.add(entries)
         manifest.flush()
@@ -736,6 +736,21 @@ def _run_shards(
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return counts
+
+
+WAKE_SECONDS = 0.1
+"""How often the main thread wakes while it waits for a shard: a Ctrl-C (SIGINT) delivered to a
+worker thread is acted on by the main thread only when it runs, so it must not sleep for a whole
+shard."""
+
+
+def _result(future: Future[Any]) -> Any:
+    """``future.result()``, waking every :data:`WAKE_SECONDS` so that a Ctrl-C is seen at once."""
+    while True:
+        try:
+            return future.result(timeout=WAKE_SECONDS)
+        except TimeoutError:
+            continue
 
 
 def _check_scheduler(scheduler: str) -> None:
