@@ -698,9 +698,11 @@ def _run_shards(
         step = bar.update if stepwise else None
         buffer = _rows_buffer(spec, size)
         tables = play_shard(spec, settings, start, size, 1, buffer, step, stop=stop)
+        # counted before the write: polars may raise KeyboardInterrupt in this thread after a
+        # Ctrl-C, and a shard once written must come back with its manifest entries
+        counts = _shard_counts(tables, family, n_seats)
         _check_stop(stop)
-        entries = write_shard(store, spec, k, tables)
-        return size, _shard_counts(tables, family, n_seats), entries
+        return size, counts, write_shard(store, spec, k, tables)
 
     counts: Summary = {}
 
