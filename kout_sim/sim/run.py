@@ -114,9 +114,10 @@ DEFAULT_MATCHES = 10_000
 
 
 class Interrupted(KeyboardInterrupt):
-    """A run stopped by Ctrl-C (SIGINT): the shards already running were finished and written,
-    the queued ones cancelled. ``out``: the run folder; ``done`` of ``total`` shards are complete,
-    and ``resume=True`` (``--resume``) plays the rest."""
+    """A run stopped by Ctrl-C (SIGINT): the queued shards cancelled, the running ones given up at
+    their next step (a shard already being written is written whole and entered in the manifest).
+    ``out``: the run folder; ``done`` of ``total`` shards are complete, and ``resume=True``
+    (``--resume``) plays the rest."""
 
     def __init__(self, out: str, done: int, total: int) -> None:
         super().__init__(
@@ -485,9 +486,12 @@ def simulate(
     folder (a ``Path``, or the URL given as a string). Raises ``ValueError`` (one line) for bad
     input: unknown preset, option, player or parameter, a count outside 1..10^10 or both counts, a
     seed outside 0..2^63-1, an existing folder without ``overwrite``/``resume``, a ``resume`` with
-    other settings, an unwritable path, a malformed scheduler. Ctrl-C cancels the queued shards,
-    finishes the running ones and raises :class:`Interrupted` (a ``KeyboardInterrupt``): the folder
-    is then resumable.
+    other settings, an unwritable path, a malformed scheduler, a path ``overwrite`` must not
+    replace (a file, a folder that is not a run), a folder another writer holds (its lock); a
+    failure while playing (a full disk) raises :class:`RunFailed` (a ``ValueError``) and leaves
+    ``"status": "failed"``. Ctrl-C stops the run within a second or two and raises
+    :class:`Interrupted` (a ``KeyboardInterrupt``); an interrupted or failed folder is resumable,
+    and ``resume`` plays exactly its missing or damaged shards.
     """
     rules = get_rules(preset, options)
     lineup = lineup_of(rules, players)
@@ -684,9 +688,10 @@ def _run_shards(
     """Every worker thread plays, tabulates and writes whole shards in turn (the kernels, numpy
     and the parquet writer release the GIL), so the writing scales with the workers as the play
     does. Each holds one shard at a time (one more per worker waits, unstarted), so memory stays
-    flat, and ``pending`` is drawn from only as shards finish. The main thread only waits, so
-    Ctrl-C reaches it at once: the queued shards are cancelled, the running ones finish and are
-    written whole (``KeyboardInterrupt`` is re-raised after). Returns the summary counts."""
+    flat, and ``pending`` is drawn from only as shards finish. The main thread only waits (waking
+    every :data:`WAKE_SECONDS`), so Ctrl-C reaches it at once: the queued shards are cancelled,
+    the running ones given up at their next step (``KeyboardInterrupt`` is re-raised after). Each
+    finished shard is entered in ``manifest``. Returns the summary counts."""
     family, n_seats = spec.rules.preset.family, spec.rules.n_players
     # a searching shard moves the bar as it plays (per hand or match), the others when done
     stepwise = bar is not None and _searching(spec)
