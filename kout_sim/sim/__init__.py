@@ -9,7 +9,8 @@ from .batch import (
     play_random_hands,
     play_random_matches,
 )
-from .run import simulate, summarize
+from .run import simulate
+from .summary import summarize
 
 __all__ = [
     "available_workers",
