@@ -325,3 +325,21 @@ def test_a_real_full_disk_fails_in_one_line_with_no_temporary_file(tmp_path: Pat
             assert _meta(folder)["status"] == "failed" and not (folder / ".lock").exists()
     finally:
         subprocess.run(["umount", str(disk)], check=False, capture_output=True, timeout=30)
+
+
+def test_verify_checks_every_run_of_a_folder_and_names_a_run_without_a_manifest(
+    tmp_path: Path,
+) -> None:
+    first, second = _simulate(tmp_path / "duel" / "ab"), _simulate(tmp_path / "duel" / "ba")
+    result = CliRunner().invoke(main, ["verify", str(tmp_path / "duel")])
+    assert result.exit_code == 0 and "2 run(s), every shard whole" in result.stdout
+    # a run written before the manifest existed is read as it is, and verify says so
+    meta = _meta(second)
+    del meta["shards"], meta["writer"]
+    (second / "run.json").write_text(json.dumps(meta))
+    assert kout_sim.load(second)["matches"].collect().height == SETTINGS["matches"]
+    runs, problems = verify(tmp_path / "duel")
+    assert runs == [str(first), str(second)]
+    assert problems == [f"{second}: no shard manifest (written before kout-sim kept one)"]
+    result = CliRunner().invoke(main, ["verify", str(tmp_path / "nothing-here")])
+    assert result.exit_code == 2 and "holds none" in result.output
