@@ -42,9 +42,15 @@ def expected_shards(meta: Mapping[str, Any]) -> list[str] | None:
 
 
 def _fix(run: str, meta: Mapping[str, Any]) -> str:
+    """What to type to repair ``run``: its ``simulate ... --resume`` command."""
     if meta.get("kind") == "joker_forks":
         return "write it again with kout-sim forks ... --overwrite"
-    return f"kout-sim simulate with the run's settings and --out {run} --resume replays it"
+    try:
+        from ..commands import simulate_command
+
+        return f"{simulate_command(dict(meta), run)} --resume replays it"
+    except (KeyError, TypeError, ValueError):
+        return f"kout-sim simulate with the run's settings and --out {run} --resume replays it"
 
 
 def run_problems(store: Store, meta: Mapping[str, Any], hashes: bool = False) -> list[str]:

@@ -33,6 +33,7 @@ import numpy as np
 import pyarrow as pa
 
 from .. import __version__
+from ..commands import simulate_command
 from ..engine import layout as L
 from ..io.read import load
 from ..io.schema import actions_table, hands_table, matches_table
@@ -577,7 +578,8 @@ def _play_run(
     ``ValueError`` for any other failure, ``run.json`` then saying ``"status": "failed"``."""
     earlier = float((previous or {}).get("seconds") or 0.0)
     shards = _resumable(store, spec, previous) if previous is not None else {}
-    manifest = Manifest(store, {**settings, "status": "running"}, shards)
+    command = simulate_command(settings, store.url)
+    manifest = Manifest(store, {**settings, "command": command, "status": "running"}, shards)
     try:
         for table in spec.tables:
             store.fs.makedirs(store.path(table), exist_ok=True)
