@@ -11,10 +11,11 @@ import os
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-import kout_sim
 from kout_sim.commands import command_line
+from kout_sim.commands import players_args as players_args
+from kout_sim.commands import short_player as short_player
+from kout_sim.commands import simulate_command as simulate_command
 
 
 def shown_path(path: str | os.PathLike[str]) -> str:
@@ -39,68 +40,6 @@ def with_out(command: str, folder: str) -> str:
     if "--out" in args[:-1]:
         args[args.index("--out") + 1] = folder
     return shlex.join(args)
-
-
-def short_player(spec: str, family: str) -> str:
-    """A player spec with the parameters at their defaults left out (``heuristic:epsilon=0.05``).
-    Specs that do not parse are returned unchanged."""
-    from kout_sim.players.lineup import parse_player
-    from kout_sim.players.registry import policy_family
-
-    if " + " in spec:
-        return " + ".join(dict.fromkeys(short_player(s, family) for s in spec.split(" + ")))
-    try:
-        parsed = parse_player(spec, family)
-    except ValueError:
-        return spec
-    defaults = {p.name: p.default for p in parsed.type.params_for(policy_family(family))}
-    extra = [f"{k}={v:g}" for k, v in parsed.params if defaults.get(k) != v]
-    return parsed.name + (":" + ",".join(extra) if extra else "")
-
-
-def players_args(players: Sequence[str], family: str) -> list[str]:
-    """The ``--players`` values of a line-up: one spec, two (team 0, team 1) or one per seat."""
-    specs = [short_player(p, family) for p in players]
-    if len(set(specs)) == 1:
-        return specs[:1]
-    if len(set(specs[0::2])) == 1 and len(set(specs[1::2])) == 1:
-        return specs[:2]
-    return specs
-
-
-def non_default_options(preset: str, options: dict[str, Any]) -> dict[str, Any]:
-    """The options that differ from the preset's defaults."""
-    rules = kout_sim.get_rules(preset)
-    return {k: v for k, v in options.items() if rules.options.get(k) != v}
-
-
-def _option_text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def simulate_command(settings: dict[str, Any], folder: str | os.PathLike[str]) -> str:
-    """The ``kout-sim simulate`` command that writes a run with these ``run.json`` settings.
-
-    Options at their preset defaults (except a match run's ``target``) and player parameters at
-    their defaults are left out (the run records every one); ``--workers`` does not change the
-    rows and is left out."""
-    preset = str(settings["preset"])
-    family = str(settings.get("family") or kout_sim.get_rules(preset).preset.family)
-    options = settings.get("options", {})
-    shown = non_default_options(preset, options)
-    if settings.get("unit") == "matches" and "target" in options:
-        shown["target"] = options["target"]  # the variable of a sweep: always spelled out
-    count: dict[str, Any] = {str(settings["unit"]): settings["count"]}
-    return command_line(
-        "simulate",
-        preset=preset,
-        option=[f"{key}={_option_text(value)}" for key, value in sorted(shown.items())],
-        players=players_args(settings.get("players", ["random"]), family),
-        **count,
-        seed=settings["seed"],
-        actions=bool(settings.get("actions")),
-        out=str(folder),
-    )
 
 
 def report_command(paths: Sequence[str | os.PathLike[str]], out: str, title: str | None) -> str:

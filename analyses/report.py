@@ -62,6 +62,25 @@ def build_report(
     return Report(inp, built, command)
 
 
+REPORT_MARK = b'<script type="application/json" id="report-data">'
+"""What every report this project writes holds (:func:`analyses.render.render_html`): a file
+without it is never replaced."""
+
+
+def _check_report_target(target: Path) -> None:
+    """Refuse (one line) an output path that is a folder, or a file that is not a report written
+    by kout-sim (such a file is left as it is)."""
+    if target.is_dir():
+        raise ValueError(f"{target} is a folder, not a report file; not replacing it")
+    if target.exists():
+        try:
+            ours = REPORT_MARK in target.read_bytes()
+        except OSError as exc:
+            raise ValueError(f"cannot read {target}: {exc.strerror or exc}") from None
+        if not ours:
+            raise ValueError(f"{target} exists and is not a kout-sim report; not replacing it")
+
+
 def write_report(
     paths: Sequence[str | os.PathLike[str]],
     out: str | os.PathLike[str],
@@ -72,7 +91,8 @@ def write_report(
     """Build the report of the runs (or study folders) ``paths`` with ``sections`` and write it
     to ``out`` atomically (a temporary file in the same folder, then a rename). ``ValueError``
     (one line) for bad input: a folder that is not a run or study, an incomplete run, mixed
-    presets."""
+    presets; an ``out`` that is a folder or a file other than a kout-sim report."""
+    _check_report_target(Path(out))
     runs, studies = expand(paths)
     inp = ReportInput.from_runs(runs, studies, title or "")
     report = build_report(inp, report_command(paths, str(out), title), sections)

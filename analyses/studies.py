@@ -36,8 +36,8 @@ its own ``runner(folder, workers)`` (which must write a run folder with a ``run.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import shutil
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -46,6 +46,7 @@ from typing import Any
 
 import kout_sim
 from kout_sim.commands import command_line
+from kout_sim.io.store import WRITER, Lock, Store, check_replaceable, one_line, remove_run_files
 from kout_sim.sim.batch import check_count, check_seed
 
 from .commands import report_hint, simulate_command, study_command
@@ -297,23 +298,50 @@ def default_folder(name: str, preset: str) -> Path:
     return Path("data") / "studies" / f"{name}-{preset}"
 
 
-def _prepare_folder(folder: Path, overwrite: bool) -> None:
+def _prepare_folder(folder: Path, overwrite: bool) -> Lock:
+    """Create the study folder, or (``overwrite``) remove the study of an existing one: its
+    ``study.json`` and the run files of the runs it lists; any other file stays. A file, or a
+    non-empty folder that is not a study folder this project wrote, is refused. Returns the
+    folder's lock, held (the caller releases it)."""
+    lock = Lock(Store(folder))
     if folder.exists():
         if not overwrite:
             raise ValueError(f"output folder {folder} exists; pass --overwrite to replace it")
-        if not folder.is_dir() or (any(folder.iterdir()) and not (folder / "study.json").exists()):
-            raise ValueError(f"{folder} exists and is not a study folder; not replacing it")
-        shutil.rmtree(folder)
+        if not folder.is_dir():
+            raise ValueError(f"{folder} is a file, not a study folder; not replacing it")
+        try:
+            previous = json.loads((folder / "study.json").read_text())
+        except (OSError, ValueError, UnicodeDecodeError):
+            previous = None
+        if not isinstance(previous, dict) or "runs" not in previous:
+            if any(folder.iterdir()):
+                raise ValueError(
+                    f"{folder} is not a study folder written by kout-sim (no study.json); "
+                    "not replacing it"
+                )
+            previous = {"runs": []}
+        runs = [Store(folder / str(run.get("path"))) for run in previous["runs"] if run.get("path")]
+        for run in runs:  # every run is checked before any is removed
+            if run.exists():
+                check_replaceable(run)
+        lock.acquire()
+        for run in runs:
+            if run.exists():
+                remove_run_files(run)
+                if not run.fs.ls(run.root, detail=False):
+                    run.fs.rmdir(run.root)
+        (folder / "study.json").unlink(missing_ok=True)
     try:
-        folder.mkdir(parents=True)
+        folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ValueError(f"cannot create the output folder {folder}: {exc.strerror}") from None
+    if not lock.held:
+        lock.acquire()
+    return lock
 
 
 def _write_json(folder: Path, data: dict[str, Any]) -> None:
-    tmp = folder / ".study.json.tmp"
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True, default=str) + "\n")
-    tmp.replace(folder / "study.json")
+    Store(folder).write_json({**data, "writer": WRITER}, "study.json")
 
 
 def run_study(
@@ -361,27 +389,52 @@ def run_study(
             )
     folder = Path(out) if out is not None else default_folder(name, rules.name)
     command = study_command(name, rules.name, folder, seed, players, hands, matches)
-    _prepare_folder(folder, overwrite)
-    meta: dict[str, Any] = {
-        "name": name,
-        "preset": rules.name,
-        "seed": seed,
-        "command": command,
-        "report_command": report_hint(folder),
-        "version": kout_sim.__version__,
-        "status": "running",
-        "runs": [
-            {"path": p.path, "kind": p.kind, "studies": list(p.studies), "settings": p.simulate}
-            for p in plans
-        ],
-    }
-    _write_json(folder, meta)
-    started = time.perf_counter()
+    lock = _prepare_folder(folder, overwrite)
+    try:
+        meta: dict[str, Any] = {
+            "name": name,
+            "preset": rules.name,
+            "seed": seed,
+            "command": command,
+            "report_command": report_hint(folder),
+            "version": kout_sim.__version__,
+            "status": "running",
+            "runs": [
+                {"path": p.path, "kind": p.kind, "studies": list(p.studies), "settings": p.simulate}
+                for p in plans
+            ],
+        }
+        _write_json(folder, meta)
+        started = time.perf_counter()
+        try:
+            _run_plans(folder, meta, plans, rules.name, workers, log)
+        except BaseException as exc:
+            failed = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+            meta.update(status=failed, error=one_line(exc))
+            with contextlib.suppress(OSError):
+                _write_json(folder, meta)
+            raise
+        meta.update(status="complete", seconds=round(time.perf_counter() - started, 3))
+        _write_json(folder, meta)
+        return folder
+    finally:
+        lock.release()
+
+
+def _run_plans(
+    folder: Path,
+    meta: dict[str, Any],
+    plans: list[RunPlan],
+    preset: str,
+    workers: int | None,
+    log: Callable[[str], object],
+) -> None:
+    """Play every run of a study into its folder, recording each run's command in ``meta``."""
     for entry, plan in zip(meta["runs"], plans):
         target = folder / plan.path
         if plan.simulate is not None:
             log(
-                f"{plan.path}: {simulate_command({**_settings(plan.simulate), 'preset': rules.name}, target)}"
+                f"{plan.path}: {simulate_command({**_settings(plan.simulate), 'preset': preset}, target)}"
             )
             kout_sim.simulate(**plan.simulate, out=target, workers=workers)
             settings = json.loads((target / "run.json").read_text())
@@ -392,9 +445,6 @@ def run_study(
             log(f"{plan.path}: {shown or '(custom runner)'}")
             plan.runner(target, workers)
             entry["command"] = shown
-    meta.update(status="complete", seconds=round(time.perf_counter() - started, 3))
-    _write_json(folder, meta)
-    return folder
 
 
 def _settings(kwargs: dict[str, Any]) -> dict[str, Any]:

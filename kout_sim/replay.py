@@ -145,6 +145,12 @@ def get_engine(name: str) -> Engine:
 # ---- record parsing -------------------------------------------------------------------------------
 
 
+MAX_CALL = 1_000
+"""The largest bid a record may spell (any larger integer cannot be a bid of any preset)."""
+MAX_MATCH_SCORE = 1_000_000
+"""The largest Baloot ``match_score`` of a record (a match ends at its target, at most 1,000)."""
+
+
 def _need(record: Mapping[str, Any], key: str, where: str) -> Any:
     if key not in record:
         raise InvalidRecord(f"{where}: missing field {key!r}")
@@ -223,6 +229,8 @@ def _norm_call(value: Any, where: str) -> Action:
     if isinstance(value, str) and value.strip().lower() == "pass":
         return "pass"
     if isinstance(value, int) and not isinstance(value, bool):
+        if not -MAX_CALL <= value <= MAX_CALL:
+            raise InvalidRecord(f"{where}: a bid is a small integer, got {value!r}")
         return value
     raise InvalidRecord(f'{where}: a call is "pass" or an int bid, got {value!r}')
 
@@ -403,6 +411,10 @@ def _match_score(record: Mapping[str, Any], where: str) -> tuple[int, int]:
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         raise InvalidRecord(f"{where}.match_score must be [team0, team1] integers, got {value!r}")
+    if not all(0 <= v <= MAX_MATCH_SCORE for v in value):
+        raise InvalidRecord(
+            f"{where}.match_score must be two scores 0..{MAX_MATCH_SCORE:,}, got {value!r}"
+        )
     return (value[0], value[1])
 
 

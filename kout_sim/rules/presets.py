@@ -15,7 +15,16 @@ from functools import cached_property
 from typing import Any
 
 from .. import cards as C
-from .options import Option, RulesError, boolean, choice, positive_int, resolve_options, seat_or
+from .options import (
+    MAX_TARGET,
+    Option,
+    RulesError,
+    boolean,
+    choice,
+    resolve_options,
+    seat_or,
+    target_int,
+)
 
 
 def _deck(ranks: str, missing: tuple[str, ...], jokers: tuple[int, ...]) -> int:
@@ -113,9 +122,9 @@ def _target(default: int, common: str, meaning: str) -> Option:
     return Option(
         "target",
         default,
-        f"a positive integer ({default} by default; {common} are common)",
+        f"a positive integer up to {MAX_TARGET:,} ({default} by default; {common} are common)",
         meaning,
-        positive_int,
+        target_int,
     )
 
 
@@ -316,9 +325,9 @@ _BALOOT_OPTIONS: dict[str, Option] = {
         Option(
             "target",
             152,
-            "a positive integer (152 by default)",
+            f"a positive integer up to {MAX_TARGET:,} (152 by default)",
             "match points that win the match (3.6.6)",
-            positive_int,
+            target_int,
         ),
         Option(
             "first_dealer",
