@@ -9,10 +9,10 @@ VPY       := $(VENV)/bin/python
 STAMP     := $(VENV)/.installed
 PYTEST_N  ?= 2
 
-.PHONY: help venv simulate test test-slow coverage lint bench clean-venv
+.PHONY: help venv simulate test test-slow golden coverage lint bench clean-venv
 
 help:
-	@echo "targets: venv simulate test test-slow coverage lint bench clean-venv"
+	@echo "targets: venv simulate test test-slow golden coverage lint bench clean-venv"
 
 # Create .venv and install the project (+dev extra) against the pinned lock.
 # Re-runs only when pyproject.toml or requirements.lock change.
@@ -34,6 +34,11 @@ test: venv
 test-slow: venv
 	$(VPY) -m kout_sim.warmup
 	$(VPY) -m pytest -n $(PYTEST_N) -m slow
+
+# Rewrite the golden playthroughs of tests/golden/ (after an intended change of behaviour; review
+# the diff): docs/reference.md.
+golden: venv
+	$(VPY) -m tests.golden.regen
 
 # The engine's fast tests with the JIT off (every kernel runs as Python), under coverage.py: kernel
 # lines show up in the report. numpy warns on the wrapping uint64 arithmetic of the random streams.

@@ -13,14 +13,10 @@ columns, read from the run's ``run.json``; a frame without them can be given the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
-from pathlib import Path
-from typing import Any
 
 import polars as pl
 
-import kout_sim
 from kout_sim.io.columns import bidder_net_points as bidder_net_points
 from kout_sim.io.columns import forced_bid as forced_bid
 from kout_sim.io.columns import hand_net_points as hand_net_points
@@ -28,6 +24,10 @@ from kout_sim.io.columns import has_bidder as has_bidder
 from kout_sim.io.columns import instant_hand as instant_hand
 from kout_sim.io.columns import pointless_hand as pointless_hand
 from kout_sim.io.columns import team_points as team_points
+from kout_sim.io.read import load_run as load_run
+from kout_sim.io.read import run_columns as run_columns
+from kout_sim.io.read import run_settings as run_settings
+from kout_sim.io.read import with_run_columns as with_run_columns
 
 Z95 = 1.96
 
@@ -114,34 +114,7 @@ def mean_table(frame: Frame, by: list[str], value: str | pl.Expr, z: float = Z95
 # ------------------------------------------------------------------------------------ run loading
 
 
-def run_settings(folder: str | Path) -> dict[str, Any]:
-    """The settings of a run folder (its ``run.json``)."""
-    return dict(json.loads((Path(folder) / "run.json").read_text()))
-
-
-def run_columns(preset: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The constant columns describing a run: ``preset``, ``family``, ``n_seats``."""
-    rules = kout_sim.get_rules(preset, dict(options or {}))
-    return {"preset": preset, "family": rules.preset.family, "n_seats": rules.n_players}
-
-
-def with_run_columns(frame: Frame, preset: str) -> pl.LazyFrame:
-    """``frame`` (lazy) with the columns ``preset``, ``family`` and ``n_seats`` added."""
-    cols = run_columns(preset)
-    return frame.lazy().with_columns(
-        pl.lit(cols["preset"]).alias("preset"),
-        pl.lit(cols["family"]).alias("family"),
-        pl.lit(cols["n_seats"], dtype=pl.Int8).alias("n_seats"),
-    )
-
-
-def load_run(folder: str | Path) -> dict[str, pl.LazyFrame]:
-    """:func:`kout_sim.load` of ``folder``, every table with ``preset``, ``family`` and ``n_seats``."""
-    settings = run_settings(folder)
-    return {
-        name: with_run_columns(frame, settings["preset"])
-        for name, frame in kout_sim.load(folder).items()
-    }
+# run_settings, run_columns, with_run_columns, load_run: kout_sim.io.read (the one reader)
 
 
 def concat_tables(runs: Iterable[Tables], name: str) -> pl.LazyFrame:

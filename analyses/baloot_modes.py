@@ -29,6 +29,19 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from ._common import Frame, rate_table, with_wilson
+from .section import (
+    MIN_N,
+    Paragraph,
+    Plot,
+    ReportInput,
+    Section,
+    Table,
+    pct,
+    rate_cols,
+    rate_text,
+    runs_text,
+    text_col,
+)
 
 MODES = ("sun", "hokum")
 
@@ -216,3 +229,87 @@ def figure(shares: pl.DataFrame, results: pl.DataFrame, proj: pl.DataFrame) -> F
     ax_p.set_title("projects")
     fig.tight_layout()
     return fig
+
+
+# ------------------------------------------------------------------------- report section
+
+
+def baloot_modes_section(inp: ReportInput) -> Section | None:
+    """The report section "Baloot modes beside human play": Sun and Hokum purchases
+    (:func:`mode_shares`), buyer-fail and kaboot rates beside the human rates
+    (:func:`buyer_results`), projects (:func:`projects`)."""
+    if inp.family != "baloot":
+        return None
+    source = inp.bid_hands()
+    if source is None:
+        return None
+    hands, runs = source
+    shares = mode_shares(hands)
+    results = buyer_results(hands)
+    proj = projects(hands)
+    sec = Section("baloot_modes", "Baloot modes beside human play")
+    sec.blocks.append(
+        Paragraph(
+            f"Hands of {runs_text(runs)}. The buyer fails when the opponents' total beats his "
+            "(RULES.md 3.6.3); a kaboot is all eight tricks to one team. Human rates: Sun fails "
+            f"{pct(HUMAN_FAIL['sun'])}, Hokum "
+            f"{pct(HUMAN_FAIL['hokum'])}; kaboot in Sun "
+            f"{pct(HUMAN_KABOOT['sun'])}, in Hokum "
+            f"{pct(HUMAN_KABOOT['hokum'])} (per hand of the mode)."
+        )
+    )
+    by = {(r["mode"]): r for r in shares.iter_rows(named=True)}
+    if all(m in by for m in ("sun", "hokum", "void")):
+        sec.findings.append(
+            f"Sun is bought in {rate_text(by['sun'])} of the hands dealt, Hokum in "
+            f"{rate_text(by['hokum'])}; nobody buys in {rate_text(by['void'])}."
+        )
+    for r in results.filter(pl.col("human").is_not_null()).iter_rows(named=True):
+        if r["n"] < MIN_N:
+            continue
+        what = "the buyer fails" if r["measure"] == "buyer_fails" else "a kaboot happens"
+        inside = "inside" if r["human_inside"] else "outside"
+        sec.findings.append(
+            f"In {r['mode'].capitalize()}, {what} in {rate_text(r)}, against {pct(r['human'])} in "
+            f"human play ({inside} the interval)."
+        )
+    sec.blocks.append(
+        Table(
+            "mode_shares",
+            "Mode bought, out of all hands dealt (Ashkal: out of the Sun hands).",
+            shares,
+            [text_col("mode", "mode"), text_col("base", "out of"), *rate_cols("share")],
+        )
+    )
+    sec.blocks.append(
+        Table(
+            "buyer_results",
+            "Per mode: buyer fails, kaboot (by either side, by the buyer, by the defenders), "
+            "doubled, Gahwa, beside the human rate where known.",
+            results,
+            [
+                text_col("mode", "mode"),
+                text_col("measure", "measure"),
+                *rate_cols("rate"),
+                text_col("human", "human", pct),
+                text_col("human_inside", "human inside the CI", lambda v: "yes" if v else "no"),
+            ],
+        )
+    )
+    sec.blocks.append(
+        Table(
+            "projects",
+            "Projects per mode: held by the buyer, counted for either side, Baloot held.",
+            proj,
+            [text_col("mode", "mode"), text_col("measure", "measure"), *rate_cols("rate")],
+        )
+    )
+    sec.blocks.append(
+        Plot(
+            "baloot_modes",
+            "Mode shares; buyer-fail and kaboot rates per mode with the human rates (black "
+            "ticks); project frequencies. 95% Wilson intervals.",
+            figure(shares, results, proj),
+        )
+    )
+    return sec

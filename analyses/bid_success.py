@@ -1,5 +1,10 @@
 """Bid success: how often each contract is made, and what each bid level is worth.
 
+The report's two sections on bidding, :func:`bid_success_section` and :func:`bid_guide_section`,
+are at the end of the module, built from the functions above. They make the module longer than
+the project's 600 lines per module: they stay beside the tables whose numbers they show, so that a
+change of a table and of the report part that reads it are made in one place.
+
 Input: the ``hands`` table of one or more runs, with the run columns ``preset``, ``family`` and
 ``n_seats`` (load runs with :func:`analyses._common.load_run`, or add them with
 :func:`analyses._common.with_run_columns`). Every table has one row per group with ``k`` (hands
@@ -52,6 +57,27 @@ from ._common import (
     rate_table,
     relative_seat,
     require_columns,
+    with_wilson,
+)
+from .section import (
+    MIN_N,
+    Column,
+    Paragraph,
+    Plot,
+    ReportInput,
+    Section,
+    Table,
+    count,
+    mean_cols,
+    mean_text,
+    num,
+    pct,
+    pct_ci,
+    rate_cols,
+    rate_text,
+    runs_text,
+    seat_label,
+    text_col,
 )
 
 KOUT_FEATURES = (
@@ -245,21 +271,110 @@ def by_feature(hands: Frame, features: Sequence[str] | None = None) -> pl.DataFr
     ).sort(["preset", "feature", "bid", "order"], nulls_last=True)
 
 
+def bid_rank(bid: str) -> int:
+    """The sort rank of a bid: a Kout contract by its number, the Baloot modes all 0 (then sorted
+    by name)."""
+    return int(bid) if bid.isdigit() else 0
+
+
+def _by_bid(frame: pl.DataFrame, *rest: str | pl.Expr) -> pl.DataFrame:
+    """``frame`` sorted by preset, bid (:func:`bid_rank`, then its text) and ``rest``."""
+    return frame.sort(
+        "preset", pl.col("bid").map_elements(bid_rank, return_dtype=pl.Int64), "bid", *rest
+    )
+
+
+def contract_results(hands: Frame) -> pl.DataFrame:
+    """Per preset, bid and forced-or-not: the hands ending on it (``rows``); its made rate
+    (``made_n``, ``made_k``, ``made_rate``, ``made_low``, ``made_high``); its share of the
+    preset's hands with a bid (``share_k`` = ``rows``, ``share_n``, ``share_rate``, ...); and the
+    bidding team's net points (``points_n``, ``points_mean``, ``points_sd``, ``points_low``,
+    ``points_high``; hands whose value is not in points left out). Rates with their 95% Wilson
+    interval, means with their 95% normal interval; sorted by preset, bid, forced."""
+    prepared = prepare(hands).collect()
+    keys = ["preset", "bid", "forced"]
+    made = _prefixed(rate_table(prepared, keys, _made()), "made_", _RATE)
+    share = with_wilson(
+        made.select(*keys, k="rows", n=pl.col("rows").sum().over("preset").cast(pl.Int64))
+    )
+    share = _prefixed(share, "share_", _RATE)
+    points = _prefixed(mean_table(prepared, keys, "net_points"), "points_", _MEAN)
+    out = made.join(share, on=keys).join(points, on=keys, how="left")
+    return _by_bid(out, "forced")
+
+
+_RATE = ("k", "n", "rate", "low", "high")
+_MEAN = ("n", "mean", "sd", "low", "high")
+_MADE = ("made_n", "made_k", "made_rate", "made_low", "made_high")
+
+
+def _prefixed(df: pl.DataFrame, prefix: str, names: Sequence[str]) -> pl.DataFrame:
+    return df.rename({n: prefix + n for n in names if n in df.columns})
+
+
+def _guide_hands(hands: Frame, include_forced: bool, instant_value: float | None) -> pl.LazyFrame:
+    """The hands of the expected-points tables: prepared, with a value in points, free bids unless
+    ``include_forced``."""
+    lf = prepare(hands, instant_value=instant_value).filter(pl.col("net_points").is_not_null())
+    return lf if include_forced else lf.filter(~pl.col("forced"))
+
+
+def _cells(lf: Frame, keys: list[str]) -> pl.DataFrame:
+    """Per group of ``keys``: the mean net points (``n``, ``mean``, ``sd``, ``low``, ``high``) and
+    the made rate of the same hands (``made_n``, ``made_k``, ``made_rate``, ``made_low``,
+    ``made_high``)."""
+    points = mean_table(lf, keys, "net_points")
+    made = _prefixed(rate_table(lf, keys, _made()), "made_", _RATE).drop("rows")
+    return points.join(made, on=keys, how="left").sort(keys)
+
+
 def expected_points(
     hands: Frame, *, include_forced: bool = False, instant_value: float | None = None
 ) -> pl.DataFrame:
     """Mean ``net_points`` of each bid level per strength bucket (preset, strength_bucket, bid),
     with ``n``, ``sd`` and the 95% normal interval ``low``..``high`` of the mean, and the made rate
-    ``made_rate`` of the same hands. Forced bids are left out unless ``include_forced``; hands
-    whose value is not in points (``net_points`` null) are left out; ``instant_value`` gives the
+    of the same hands: ``made_rate`` with ``made_k``, ``made_n`` and its 95% Wilson interval
+    ``made_low``..``made_high``. Forced bids are left out unless ``include_forced``; hands whose
+    value is not in points (``net_points`` null) are left out; ``instant_value`` gives the
     Bahraini Inzili a value in points (see :func:`prepare`)."""
-    lf = prepare(hands, instant_value=instant_value).filter(pl.col("net_points").is_not_null())
-    if not include_forced:
-        lf = lf.filter(~pl.col("forced"))
-    keys = ["preset", "strength_bucket", "bid"]
-    ev = mean_table(lf, keys, "net_points")
-    made = lf.group_by(keys).agg(pl.col("made").mean().alias("made_rate")).collect()
-    return ev.join(made, on=keys, how="left").sort(keys)
+    lf = _guide_hands(hands, include_forced, instant_value)
+    cells = _cells(lf, ["preset", "strength_bucket", "bid"])
+    return cells.select(
+        "preset",
+        "strength_bucket",
+        "bid",
+        *_MEAN,
+        "made_rate",
+        "made_k",
+        "made_n",
+        "made_low",
+        "made_high",
+    )
+
+
+def _rank(cells: pl.DataFrame, keys: list[str], min_n: int) -> pl.DataFrame:
+    """Per group of ``keys``: the bid of ``cells`` with the highest mean among those with at
+    least ``min_n`` hands (ties: the first bid by name), its statistics, the number of bids that
+    qualified (``candidates``) and the runner-up's bid, mean, count and interval."""
+    made = [c for c in _MADE if c in cells.columns]
+    ranked = (
+        cells.filter(pl.col("n") >= min_n)
+        .sort([*keys, "mean", "bid"], descending=[*([False] * len(keys)), True, False])
+        .with_columns(rank=pl.int_range(pl.len()).over(keys))
+    )
+    best = ranked.filter(pl.col("rank") == 0).select(
+        *keys, pl.col("bid").alias("best_bid"), "mean", "low", "high", "n", *made
+    )
+    second = ranked.filter(pl.col("rank") == 1).select(
+        *keys,
+        pl.col("bid").alias("runner_up"),
+        pl.col("mean").alias("runner_up_mean"),
+        pl.col("n").alias("runner_up_n"),
+        pl.col("low").alias("runner_up_low"),
+        pl.col("high").alias("runner_up_high"),
+    )
+    count = ranked.group_by(keys).agg(pl.len().cast(pl.Int64).alias("candidates"))
+    return best.join(count, on=keys, how="left").join(second, on=keys, how="left").sort(keys)
 
 
 def bid_guide(ev: pl.DataFrame, *, min_n: int = 30) -> pl.DataFrame:
@@ -268,43 +383,128 @@ def bid_guide(ev: pl.DataFrame, *, min_n: int = 30) -> pl.DataFrame:
 
     Columns: ``preset``, ``strength_bucket``, ``best_bid``, ``mean``, ``low``, ``high`` (the 95%
     interval of that mean), ``n``, ``candidates`` (bids that qualified), ``runner_up`` and
-    ``runner_up_mean`` (the second best, null if there is none). Buckets with no qualifying bid are
-    dropped. What the expectation conditions on: see the module docstring.
+    ``runner_up_mean`` (the second best, null if there is none); then the best bid's made rate
+    (``made_k``, ``made_n``, ``made_rate``, ``made_low``, ``made_high``, when ``ev`` has them) and
+    the runner-up's ``runner_up_n``, ``runner_up_low``, ``runner_up_high``. Buckets with no
+    qualifying bid are dropped. What the expectation conditions on: see the module docstring.
     """
     keys = ["preset", "strength_bucket"]
-    ranked = (
-        ev.filter(pl.col("n") >= min_n)
-        .sort([*keys, "mean", "bid"], descending=[False, False, True, False])
-        .with_columns(rank=pl.int_range(pl.len()).over(keys))
-    )
-    best = ranked.filter(pl.col("rank") == 0).select(
+    made = [
+        c for c in ("made_k", "made_n", "made_rate", "made_low", "made_high") if c in ev.columns
+    ]
+    return _rank(ev, keys, min_n).select(
         *keys,
-        pl.col("bid").alias("best_bid"),
+        "best_bid",
         "mean",
         "low",
         "high",
         "n",
+        "candidates",
+        "runner_up",
+        "runner_up_mean",
+        *made,
+        "runner_up_n",
+        "runner_up_low",
+        "runner_up_high",
     )
-    second = ranked.filter(pl.col("rank") == 1).select(
-        *keys, pl.col("bid").alias("runner_up"), pl.col("mean").alias("runner_up_mean")
+
+
+def strength_ranges(guide: pl.DataFrame) -> list[tuple[str, int, int]]:
+    """``(preset, from_bucket, to_bucket)``: the runs of consecutive buckets of a
+    :func:`bid_guide` table that share their best bid (buckets the guide dropped do not break a
+    run: a range spans every bucket from its first to its last)."""
+    ranges: list[tuple[str, int, int]] = []
+    previous: tuple[str, str] | None = None
+    for row in guide.sort("preset", "strength_bucket").iter_rows(named=True):
+        here = (str(row["preset"]), str(row["best_bid"]))
+        bucket = int(row["strength_bucket"])
+        if here == previous:
+            ranges[-1] = (ranges[-1][0], ranges[-1][1], bucket)
+        else:
+            ranges.append((here[0], bucket, bucket))
+        previous = here
+    return ranges
+
+
+def guide_ranges(
+    hands: Frame,
+    guide: pl.DataFrame,
+    *,
+    min_n: int = 30,
+    include_forced: bool = False,
+    instant_value: float | None = None,
+) -> pl.DataFrame:
+    """The guidance over ranges of strength: the :func:`strength_ranges` of ``guide`` (a
+    :func:`bid_guide` of the same hands and settings), every number recomputed on the pooled
+    hands of the range: per preset, ``from_bucket``, ``to_bucket``, the best bid as
+    :func:`bid_guide` picks it (``best_bid``, ``n``, ``mean``, ``low``, ``high``, ``made_k``,
+    ``made_n``, ``made_rate``, ``made_low``, ``made_high``, ``candidates``), the runner-up
+    (``runner_up``, ``runner_up_n``, ``runner_up_mean``, ``runner_up_low``, ``runner_up_high``)
+    and ``separated``: the two 95% intervals do not overlap."""
+    lf = (
+        _guide_hands(hands, include_forced, instant_value)
+        .select("preset", "strength_bucket", "bid", "net_points", "made")
+        .collect()
     )
-    count = ranked.group_by(keys).agg(pl.len().cast(pl.Int64).alias("candidates"))
-    return (
-        best.join(count, on=keys, how="left")
-        .join(second, on=keys, how="left")
-        .sort(keys)
-        .select(
-            *keys,
-            "best_bid",
-            "mean",
-            "low",
-            "high",
-            "n",
-            "candidates",
-            "runner_up",
-            "runner_up_mean",
-        )
-    )
+    keys = ["preset", "from_bucket", "to_bucket"]
+    parts = []
+    for preset, lo, hi in strength_ranges(guide):
+        pooled = lf.filter(
+            (pl.col("preset") == preset) & pl.col("strength_bucket").is_between(lo, hi)
+        ).with_columns(from_bucket=pl.lit(lo), to_bucket=pl.lit(hi))
+        parts.append(_rank(_cells(pooled, [*keys, "bid"]), keys, min_n))
+    columns = [
+        *keys,
+        "best_bid",
+        "n",
+        "mean",
+        "low",
+        "high",
+        "made_k",
+        "made_n",
+        "made_rate",
+        "made_low",
+        "made_high",
+        "candidates",
+        "runner_up",
+        "runner_up_n",
+        "runner_up_mean",
+        "runner_up_low",
+        "runner_up_high",
+    ]
+    if not parts:
+        text = {"preset", "best_bid", "runner_up"}
+        counts = {"from_bucket", "to_bucket", "n", "made_k", "made_n", "candidates", "runner_up_n"}
+        schema: dict[str, pl.DataType] = {
+            c: pl.String() if c in text else pl.Int64() if c in counts else pl.Float64()
+            for c in columns
+        }
+        return pl.DataFrame(schema={**schema, "separated": pl.Boolean()})
+    out = pl.concat(parts, how="diagonal_relaxed").select(columns)
+    separated = pl.col("runner_up").is_not_null() & (pl.col("low") > pl.col("runner_up_high"))
+    return out.with_columns(separated=separated.fill_null(False))
+
+
+def strength_label(lo: int, hi: int, family: str) -> str:
+    """The strength range of buckets ``lo``..``hi`` as text (end buckets pool what lies beyond)."""
+    if family == "baloot":
+        blo, bhi = BALOOT_STRENGTH_RANGE
+        top = hi + CARD_POINTS_STEP - 1
+        if lo == blo and hi == bhi:
+            return "any card points"
+        if lo == blo:
+            return f"up to {top} card points"
+        if hi == bhi:
+            return f"{lo} card points or more"
+        return f"{lo}-{top} card points"
+    klo, khi = KOUT_STRENGTH_RANGE
+    if lo == klo and hi == khi:
+        return "any strength"
+    if lo == klo:
+        return f"strength {hi} or less"
+    if hi == khi:
+        return f"strength {lo} or more"
+    return f"strength {lo}" if lo == hi else f"strength {lo}-{hi}"
 
 
 def _bid_order(bids: Sequence[str]) -> list[str]:
@@ -377,3 +577,318 @@ def figure(
     ax_ev.grid(alpha=0.3)
     fig.tight_layout()
     return fig
+
+
+# ------------------------------------------------------------------------- report sections
+
+
+def _bid_label(bid: str, forced: bool, family: str) -> str:
+    if not forced:
+        return bid
+    if family == "kout_bo" and bid == "5":
+        return "5 forced (Malzoom)"
+    return f"{bid} forced"
+
+
+def bid_success_section(inp: ReportInput) -> Section | None:
+    """The report section "Bid success": made rate by contract (free and forced/Malzoom), by seat
+    from the dealer and by the bidder's hand features, with the bidding team's mean net points per
+    contract (:func:`contract_results`, :func:`by_seat`, :func:`by_feature`, :func:`figure`)."""
+    source = inp.bid_hands()
+    if source is None:
+        return None
+    hands, runs = source
+    contracts = contract_results(hands).drop("preset")
+    if contracts.is_empty():
+        return None
+    total = int(contracts["rows"].sum())
+    contracts = contracts.with_columns(
+        label=pl.struct("bid", "forced").map_elements(
+            lambda s: _bid_label(s["bid"], s["forced"], inp.family), return_dtype=pl.String
+        )
+    )
+    kind = "mode" if inp.family == "baloot" else "contract"
+    sec = Section("bid_success", "Bid success")
+    sec.blocks.append(
+        Paragraph(
+            f"{total:,} hands with a {'buyer' if inp.family == 'baloot' else 'bidder'} from "
+            f"{runs_text(runs)}. A hand is made when the bidding team reached its contract; "
+            "'net points' are the points the bidding team banked in the hand minus those of the "
+            "other team"
+            + (
+                " (a Bahraini Inzili, which wins or loses the match at once, and a forced joker "
+                "lead have no value in points and are left out of the means)"
+                if inp.family == "kout_bh"
+                else (" (a Gahwa hand is left out of the means)" if inp.family == "baloot" else "")
+            )
+            + ". A forced bid is the dealer's after every other seat passed."
+        )
+    )
+    sec.blocks.append(
+        Table(
+            "by_contract",
+            f"Made rate and net points by {kind}. 'share': hands ending on this {kind} out of "
+            "all hands with a bid.",
+            contracts,
+            [
+                text_col("label", kind),
+                *rate_cols("share", "share_"),
+                *rate_cols("made", "made_"),
+                *mean_cols("net points", "points_"),
+            ],
+        )
+    )
+    free = [r for r in contracts.iter_rows(named=True) if not r["forced"] and r["made_n"] >= MIN_N]
+    if free:
+        if inp.family == "baloot":
+            parts = [f"{r['label'].capitalize()} {rate_text(r, 'made_')}" for r in free]
+            sec.findings.append("Buyers make " + "; ".join(parts) + ".")
+        else:
+            parts = [f"bid {r['label']} {rate_text(r, 'made_')}" for r in free]
+            sec.findings.append("Free bids are made: " + "; ".join(parts) + ".")
+    forced_rows = [r for r in contracts.iter_rows(named=True) if r["forced"]]
+    if forced_rows:
+        r = max(forced_rows, key=lambda x: x["share_k"])
+        if r["made_n"] >= MIN_N:
+            name = (
+                "The Malzoom (the dealer's forced 5)"
+                if inp.family == "kout_bo" and r["bid"] == "5"
+                else f"The dealer's forced bid of {r['bid']}"
+            )
+            sec.findings.append(
+                f"{name} ends {pct(r['share_rate'])} of auctions "
+                f"(95% CI {pct_ci(r['share_low'], r['share_high'])}, n={count(r['share_n'])}) and "
+                f"is made {rate_text(r, 'made_')}, for {mean_text(r, 'points_')} net points."
+            )
+    seat_table = by_seat(hands).with_columns(
+        seat=pl.col("seat_rel").map_elements(
+            lambda s: seat_label(int(s), inp.n_seats), return_dtype=pl.String
+        )
+    )
+    seat_table = seat_table.sort(
+        pl.col("bid").map_elements(bid_rank, return_dtype=pl.Int64),
+        "bid",
+        (pl.col("seat_rel") == 0),
+        "seat_rel",
+    )
+    sec.blocks.append(
+        Table(
+            "by_seat",
+            "Made rate by bid and the bidder's seat counted from the dealer in playing order "
+            "(1 speaks first, 0 is the dealer).",
+            seat_table,
+            [text_col("bid", kind), text_col("seat", "seat"), *rate_cols("made")],
+        )
+    )
+    features = by_feature(hands).filter(pl.col("rows") > 0)
+    for feature in features["feature"].unique(maintain_order=True).to_list():
+        part = features.filter(pl.col("feature") == feature)
+        part = part.sort(
+            pl.col("bid").map_elements(bid_rank, return_dtype=pl.Int64),
+            "bid",
+            "order",
+        )
+        sec.blocks.append(
+            Table(
+                f"feature_{feature}",
+                f"Made rate by bid and the bidder's {feature.removeprefix('bidder_')}"
+                + (" (buyer's best project)" if feature == "bidder_projects" else "")
+                + ".",
+                part,
+                [text_col("bid", kind), text_col("value", "value"), *rate_cols("made")],
+            )
+        )
+    ev = expected_points(hands)
+    guide = bid_guide(ev, min_n=MIN_N)
+    sec.blocks.append(
+        Plot(
+            "bid_success",
+            "Left: made rate of each bid, free and forced, with 95% Wilson intervals (n beside each "
+            "point). Right: mean net points of each bid per strength bucket (cells with at least "
+            f"{MIN_N} hands), the guide's choice circled.",
+            figure(contracts_for_figure(contracts, inp.preset), ev, guide, min_n=MIN_N),
+        )
+    )
+    return sec
+
+
+def contracts_for_figure(contracts: pl.DataFrame, preset: str) -> pl.DataFrame:
+    """The :func:`contract_results` of one preset (without its ``preset`` column) in the shape
+    :func:`figure` reads."""
+    return contracts.select(
+        pl.lit(preset).alias("preset"),
+        "bid",
+        "forced",
+        pl.col("made_n").alias("n"),
+        pl.col("made_rate").alias("rate"),
+        pl.col("made_low").alias("low"),
+        pl.col("made_high").alias("high"),
+    )
+
+
+# -------------------------------------------------------------------------------- bid guide
+
+
+RUNNER_UP = Column(
+    "next best net points (95% CI), n",
+    lambda r: (
+        ""
+        if r["runner_up"] is None
+        else f"{num(r['runner_up_mean'], 2, True)} ({num(r['runner_up_low'])}.."
+        f"{num(r['runner_up_high'])}), n={count(r['runner_up_n'])}"
+    ),
+)
+
+
+def bid_guide_section(inp: ReportInput) -> Section | None:
+    """The report section "Bid guide": expected net points of each bid per strength bucket
+    (:func:`expected_points`), the best bid per bucket (:func:`bid_guide`), and the guidance over
+    ranges of buckets sharing their best bid, recomputed on the pooled range
+    (:func:`guide_ranges`)."""
+    source = inp.bid_hands()
+    if source is None:
+        return None
+    hands, _ = source
+    ev = expected_points(hands)
+    if ev.is_empty():
+        return None
+    guide = bid_guide(ev, min_n=MIN_N)
+    if guide.is_empty():
+        return None
+    cells = ev.select("strength_bucket", "bid", "n", "mean", "sd", "low", "high", *_MADE)
+    ranges = guide_ranges(hands, guide, min_n=MIN_N)
+    range_rows = [
+        {
+            "from_bucket": r["from_bucket"],
+            "to_bucket": r["to_bucket"],
+            "strength": strength_label(r["from_bucket"], r["to_bucket"], inp.family),
+            **{k: v for k, v in r.items() if k not in ("preset", "from_bucket", "to_bucket")},
+        }
+        for r in ranges.iter_rows(named=True)
+    ]
+    guide = guide.select(
+        "strength_bucket",
+        "best_bid",
+        "n",
+        "mean",
+        "low",
+        "high",
+        "made_k",
+        "made_n",
+        "made_rate",
+        "made_low",
+        "made_high",
+        "candidates",
+        "runner_up",
+        "runner_up_mean",
+        "runner_up_low",
+        "runner_up_high",
+        "runner_up_n",
+    )
+    sec = Section("bid_guide", "Bid guide: expected points per hand strength")
+    strength_def = (
+        "the buyer's card points under the mode bought (buckets of 10; the end buckets pool "
+        f"everything below {BALOOT_STRENGTH_RANGE[0] + CARD_POINTS_STEP} and from "
+        f"{BALOOT_STRENGTH_RANGE[1]} up)"
+        if inp.family == "baloot"
+        else "one point per trump and per joker in the bidder's hand, plus one more for each of "
+        "the trump A, K, Q, J held (measured with the trump the bidder named); values from "
+        f"{KOUT_STRENGTH_RANGE[0]} down and from {KOUT_STRENGTH_RANGE[1]} up are pooled"
+    )
+    sec.blocks.append(
+        Paragraph(
+            f"Strength is {strength_def}. For every strength bucket and bid, the table gives the "
+            "mean net points of the bidding team over the free (not forced) hands that ended on "
+            f"that bid, and the made rate of the same hands. The guide picks, among bids with at "
+            f"least {MIN_N} hands, the one with the highest mean. What it conditions on: each hand "
+            "appears once, at the contract its auction ended on, as the simulated players bid and "
+            "played it; it is what hands of this strength earned when this bid was the one played, "
+            "not the value of bidding it with every such hand. Bids the players rarely chose have "
+            "few hands and wide intervals."
+            + (
+                " Inzili hands (worth the match, not points) are left out."
+                if inp.family == "kout_bh"
+                else ""
+            )
+            + (
+                " Card points are counted under the mode bought (in Hokum the trump J and 9 count "
+                "20 and 14), so a Sun hand and a Hokum hand of the same count are not equally "
+                "strong: compare the two modes within a bucket with that in mind."
+                if inp.family == "baloot"
+                else ""
+            )
+        )
+    )
+    if range_rows:
+        sec.findings.append(
+            "The bid guide below reads what free bids earned as the simulated players bid and "
+            "played them (each hand at the contract its auction ended on), not what bidding that "
+            "level with every hand of the strength would earn; a rarely chosen bid's edge may come "
+            "from hands the strength measure does not see."
+        )
+    for r in range_rows:
+        if r["runner_up"] is None:
+            compare = f"the only bid with at least {MIN_N} such hands"
+        else:
+            compare = (
+                f"more than any other bid (next: {r['runner_up']}, "
+                f"{num(r['runner_up_mean'], 2, True)} ({num(r['runner_up_low'])}.."
+                f"{num(r['runner_up_high'])}, n={count(r['runner_up_n'])})"
+                + ("" if r["separated"] else "; the two intervals overlap")
+                + ")"
+            )
+        verb = "buy" if inp.family == "baloot" else "bid"
+        sec.findings.append(
+            f"With a hand of {r['strength']}, {verb} {r['best_bid']}: it is made "
+            f"{pct(r['made_rate'])} of the time (95% CI {pct_ci(r['made_low'], r['made_high'])}, "
+            f"n={count(r['made_n'])}) and yields {num(r['mean'], 2, True)} points per hand "
+            f"({num(r['low'])}..{num(r['high'])}), {compare}."
+        )
+    ranges_frame = pl.DataFrame(range_rows) if range_rows else pl.DataFrame()
+    if range_rows:
+        sec.blocks.append(
+            Table(
+                "guide_ranges",
+                "The guidance: consecutive strength buckets with the same best bid pooled, and "
+                "every number recomputed on the pooled hands.",
+                ranges_frame,
+                [
+                    text_col("strength", "hand"),
+                    text_col("best_bid", "best bid"),
+                    *mean_cols("net points"),
+                    *rate_cols("made", "made_"),
+                    text_col("runner_up", "next best"),
+                    RUNNER_UP,
+                ],
+            )
+        )
+    sec.blocks.append(
+        Table(
+            "guide",
+            "Best bid per strength bucket.",
+            guide,
+            [
+                text_col("strength_bucket", "strength bucket"),
+                text_col("best_bid", "best bid"),
+                *mean_cols("net points"),
+                *rate_cols("made", "made_"),
+                text_col("runner_up", "next best"),
+                RUNNER_UP,
+            ],
+        )
+    )
+    sec.blocks.append(
+        Table(
+            "expected_points",
+            "Every strength bucket and bid (cells below the minimum count are shown but not used "
+            "by the guide).",
+            cells,
+            [
+                text_col("strength_bucket", "strength bucket"),
+                text_col("bid", "bid"),
+                *mean_cols("net points"),
+                *rate_cols("made", "made_"),
+            ],
+        )
+    )
+    return sec

@@ -1,5 +1,9 @@
 """What playing a joker is worth, by paired counterfactuals; and what the Bahraini forced joker costs.
 
+The module ends with the report's section on the joker (:func:`joker_section`), built from the
+functions above; with it the module is a little over the project's 600 lines per module, so that
+the paired tables and the report part that reads them stay in one place.
+
 The data are joker forks (:func:`kout_sim.sim.fork.joker_forks`, ``kout-sim forks``): at every
 decision where a seat may play a joker and may also play another card, the position was played on
 twice, the joker against the policy's best other card, with the same deal and the same random
@@ -35,6 +39,20 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from ._common import Z95, Frame, collect, wilson_columns
+from .section import (
+    Column,
+    Paragraph,
+    Plot,
+    ReportInput,
+    Section,
+    Table,
+    count,
+    num,
+    pct,
+    pct_ci,
+    rate_cols,
+    text_col,
+)
 
 MEASURES = ("net", "made", "tricks", "match_lost", "forced_joker")
 ROLE = (
@@ -337,16 +355,16 @@ def forced_joker_matches(matches: Frame) -> pl.DataFrame:
     )
 
 
-# ---- the report section and the study ------------------------------------------------------------------
+# ---- the report section ---------------------------------------------------------------------------------
 
 FORKS_KIND = "joker_forks"
+"""The ``kind`` of a ``kout-sim forks`` folder's ``run.json``."""
 DEFAULT_FORK_HANDS = 1_000_000
+"""Independent hands of the ``joker-lead`` study (:mod:`analyses.studies`)."""
 REPORT_MEASURES = (("net", "net points per hand", False), ("made", "contract made", True))
 
 
-def _value_columns(percent: bool) -> list[Any]:
-    from .report import Column, count, num, pct
-
+def _value_columns(percent: bool) -> list[Column]:
     def fmt(x: Any) -> str:
         return pct(x) if percent else num(x, 3, signed=True)
 
@@ -383,23 +401,11 @@ def _significant(table: pl.DataFrame, column: str, role: str, min_n: int) -> lis
     return rows.sort("diff").to_dicts()
 
 
-def joker_section(inp: Any) -> Any:
-    """The report section of ``kout-sim forks`` runs of the report's preset (and, for Bahraini
-    Kout, the forced joker lead in its match runs)."""
-    from .report import (
-        Column,
-        Paragraph,
-        Plot,
-        Section,
-        Table,
-        count,
-        num,
-        pct,
-        pct_ci,
-        rate_cols,
-        text_col,
-    )
-
+def joker_section(inp: ReportInput) -> Section | None:
+    """The report section "The joker": the paired forks of ``kout-sim forks`` runs of the
+    report's preset (:func:`joker_value`, :func:`pairing_gain`, :func:`flips`, :func:`value_by`,
+    :func:`figure`) and, for Bahraini Kout, the forced joker lead in its match runs with equal
+    players (:func:`forced_joker_matches`, :func:`forced_joker_by_holder`)."""
     runs = [r for r in inp.other_runs if r.kind == FORKS_KIND and r.preset == inp.preset]
     bahraini = inp.family == "kout_bh"
     match_runs = [r for r in inp.match_runs if r.symmetric] if bahraini else []
@@ -645,51 +651,3 @@ def joker_section(inp: Any) -> Any:
             f"{pct_ci(ended['low'], ended['high'])}, n={count(ended['n'])})."
         )
     return section
-
-
-def _forks_plan(args: Any) -> list[Any]:
-    import shlex
-
-    from .studies import HEURISTIC, RunPlan, _seats_plan
-
-    hands = args.hands or DEFAULT_FORK_HANDS
-    players = list(args.players or HEURISTIC)
-    seed = args.seed + 3
-
-    def runner(folder: Any, workers: int | None) -> object:
-        from kout_sim.sim.fork import write_forks
-
-        return write_forks(folder, args.preset, hands, seed, players, workers=workers)
-
-    command = ["kout-sim", "forks", "--preset", args.preset, "--hands", str(hands)]
-    command += ["--seed", str(seed)]
-    for p in args.players or ():
-        command += ["--players", p]
-    # run_study fills in the run's folder
-    plan = RunPlan(
-        "joker-forks", FORKS_KIND, runner=runner, command=shlex.join(command) + " --out {out}"
-    )
-    plans = [plan]
-    if args.family == "kout_bh":
-        plans += _seats_plan(args)  # the forced joker lead in whole matches
-    return plans
-
-
-def _register() -> None:
-    from .report import SECTIONS
-    from .studies import Study, register
-
-    if joker_section not in SECTIONS:
-        SECTIONS.append(joker_section)
-    register(
-        Study(
-            "joker-lead",
-            f"joker decisions of independent hands forked (default {DEFAULT_FORK_HANDS:,} hands, "
-            "heuristic players): what leading (Kout Bo) or shedding (Bahraini) a joker is worth",
-            _forks_plan,
-            families=("kout_bo", "kout_bh"),
-        )
-    )
-
-
-_register()

@@ -25,6 +25,23 @@ from matplotlib.figure import Figure
 import kout_sim
 
 from ._common import Frame, Tables, concat_tables, mean_columns, with_wilson
+from .commands import short_player
+from .section import (
+    Paragraph,
+    Plot,
+    ReportInput,
+    Run,
+    Section,
+    Table,
+    mean_cols,
+    mean_text,
+    num,
+    rate_cols,
+    rate_text,
+    records,
+    runs_text,
+    text_col,
+)
 
 REASONS = ("target", "kout", "bawan_first_hand", "inzili", "forced_joker", "gahwa")
 """Every end reason of the matches table; each preset reaches only some of them."""
@@ -211,5 +228,176 @@ def figure(
     ax_win.grid(alpha=0.3)
     if title:
         fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+# ------------------------------------------------------------------------- report section
+
+
+def _lineup_text(run: Run) -> str:
+    """The line-up of a run in words (player parameters at their defaults left out)."""
+    family = run.settings.get("family", "")
+    specs = [short_player(p, str(family)) for p in run.players]
+    if len(set(specs)) == 1:
+        return f"{specs[0]} in every seat"
+    if len(set(specs[0::2])) == 1 and len(set(specs[1::2])) == 1:
+        return f"team 0 {specs[0]} against team 1 {specs[1]}"
+    return " / ".join(specs)
+
+
+def match_length_section(inp: ReportInput) -> Section | None:
+    """The report section "Match length and the target": hands per match, end reasons and the
+    stronger side's win rate per target (:func:`hands_per_match`, :func:`end_reasons`,
+    :func:`stronger_side_wins`, :func:`length_distribution`), for the match runs of one line-up
+    (the one with the most targets)."""
+    groups = inp.match_groups()
+    if not groups:
+        return None
+    runs = groups[0]
+    matches = pl.concat([r.tables["matches"] for r in runs], how="diagonal_relaxed")
+    lengths = hands_per_match(matches)
+    reasons_all = end_reasons(matches)
+    family_reasons = FAMILY_REASONS.get(inp.family, REASONS)
+    reasons = reasons_all.filter(pl.col("reason").is_in(list(family_reasons)))
+    wins = stronger_side_wins(matches)
+    dist = length_distribution(matches)
+    targets = lengths["target"].to_list()
+    lineup = _lineup_text(runs[0])
+    stronger = not runs[0].symmetric
+    sec = Section("match_length", "Match length and the target")
+    sec.blocks.append(
+        Paragraph(
+            f"Whole matches at target{'s' if len(targets) > 1 else ''} "
+            f"{', '.join(str(t) for t in targets)}; {lineup} ({runs_text(runs)}). "
+            + (
+                "Team 0 (the even seats) is the stronger side by construction; its match win rate "
+                "says how reliably the better play wins as the match gets longer."
+                if stronger
+                else "Both teams play the same player, so team 0's win rate should be near 50%."
+            )
+            + (
+                " The targets share their seed: match m starts from the same deal at every "
+                "target, so the targets are not independent samples of each other."
+                if len(targets) > 1 and len({r.settings.get("seed") for r in runs}) == 1
+                else ""
+            )
+        )
+    )
+    first, last = lengths.row(0, named=True), lengths.row(-1, named=True)
+    if len(targets) > 1:
+        sec.findings.append(
+            f"From target {first['target']} to {last['target']} the mean match grows from "
+            f"{mean_text(first, digits=1, signed=False)} hands to "
+            f"{mean_text(last, digits=1, signed=False)} hands."
+        )
+    else:
+        sec.findings.append(
+            f"At target {first['target']} a match lasts {mean_text(first, digits=1, signed=False)} "
+            f"hands (median {num(first['median'], 0)}, 10th-90th percentile "
+            f"{num(first['p10'], 0)}-{num(first['p90'], 0)})."
+        )
+    w_rows = list(wins.iter_rows(named=True))
+    if stronger:
+        parts = [f"{rate_text(w)} at target {w['target']}" for w in w_rows]
+        sec.findings.append(
+            f"The stronger side ({lineup}) wins the match " + "; ".join(parts) + "."
+        )
+    else:
+        parts = [f"{rate_text(w)} at target {w['target']}" for w in w_rows]
+        sec.findings.append("With equal teams, team 0 wins " + "; ".join(parts) + ".")
+    for reason in family_reasons:
+        if reason == "target":
+            continue
+        rows = list(reasons.filter(pl.col("reason") == reason).iter_rows(named=True))
+        if any(r["k"] > 0 for r in rows):
+            sec.findings.append(
+                f"Matches ending by {REASON_TEXT.get(reason, reason)}: "
+                + "; ".join(f"{rate_text(r)} at target {r['target']}" for r in rows)
+                + "."
+            )
+    sec.blocks.append(
+        Table(
+            "hands_per_match",
+            "Hands per match per target: mean with 95% interval, median, 10th and 90th "
+            "percentiles, shortest and longest.",
+            lengths,
+            [
+                text_col("target", "target"),
+                *mean_cols("hands per match", digits=2, signed=False),
+                text_col("median", "median", lambda v: num(v, 0)),
+                text_col("p10", "10th pct", lambda v: num(v, 0)),
+                text_col("p90", "90th pct", lambda v: num(v, 0)),
+                text_col("min", "min"),
+                text_col("max", "max"),
+            ],
+        )
+    )
+    sec.blocks.append(
+        Table(
+            "end_reasons",
+            "Why the matches ended, per target (every end reason of this game family, zero counts "
+            "included).",
+            reasons,
+            [text_col("target", "target"), text_col("reason", "reason"), *rate_cols("share")],
+        )
+    )
+    sec.blocks.append(
+        Table(
+            "stronger_side_wins",
+            "Team 0's match win rate per target.",
+            wins,
+            [
+                text_col("target", "target"),
+                text_col("players_team0", "team 0", lambda v: short_player(v, inp.family)),
+                text_col("players_team1", "team 1", lambda v: short_player(v, inp.family)),
+                *rate_cols("team 0 wins"),
+            ],
+        )
+    )
+    title = f"{inp.preset}: {lineup}"
+    sec.blocks.append(
+        Plot(
+            "match_length",
+            "Against the target: mean hands per match (10th-90th percentile band), the share of "
+            "each end reason, team 0's match win rate; 95% intervals.",
+            figure(lengths, reasons, wins, title=title),
+        )
+    )
+    sec.blocks.append(
+        Plot(
+            "length_distribution",
+            "Distribution of hands per match at each target (share of matches).",
+            distribution_figure(dist),
+        )
+    )
+    sec.data["length_distribution"] = records(dist)
+    return sec
+
+
+REASON_TEXT = {
+    "kout": "a Kout",
+    "bawan_first_hand": "a Bawan made on the first hand",
+    "inzili": "an Inzili",
+    "forced_joker": "a forced joker lead",
+    "gahwa": "a Gahwa",
+}
+
+
+def distribution_figure(dist: pl.DataFrame) -> Figure:
+    """The distribution of hands per match at each target (a :func:`length_distribution`)."""
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    for (target,), part in dist.group_by(["target"], maintain_order=True):
+        part = part.sort("n_hands")
+        ax.step(
+            part["n_hands"].to_numpy(),
+            part["rate"].to_numpy(),
+            where="mid",
+            label=f"target {target}",
+        )
+    ax.set_xlabel("hands in the match")
+    ax.set_ylabel("share of matches")
+    ax.legend(fontsize="small")
+    ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig

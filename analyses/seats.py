@@ -27,6 +27,20 @@ from ._common import (
     team_points,
     with_wilson,
 )
+from .section import (
+    Paragraph,
+    Plot,
+    ReportInput,
+    Section,
+    Table,
+    mean_cols,
+    pct,
+    rate_cols,
+    rate_text,
+    runs_text,
+    seat_label,
+    text_col,
+)
 
 
 def bid_share(hands: Frame) -> pl.DataFrame:
@@ -236,4 +250,138 @@ def figure(
     ax_first.set_title("first deal and the match")
     ax_first.grid(axis="y", alpha=0.3)
     fig.tight_layout()
+    return fig
+
+
+# ------------------------------------------------------------------------- report section
+
+
+def seats_section(inp: ReportInput) -> Section | None:
+    """The report section "Seats and the dealer": auction won, made rate and points by seat from
+    the dealer (:func:`bid_share`, :func:`bidder_results`, :func:`seat_points`), and the first
+    dealer's team's match win rate (:func:`first_dealer_wins`, match runs with equal players in
+    every seat)."""
+    source = inp.bid_hands()
+    if source is None:
+        return None
+    hands, runs = source
+    share = bid_share(hands)
+    results = bidder_results(hands)
+    points = seat_points(hands)
+    sym = [r for r in inp.match_runs if r.symmetric]
+    if sym:
+        matches = pl.concat([r.tables["matches"] for r in sym], how="diagonal_relaxed")
+        first = first_dealer_wins(matches)
+    else:
+        first = pl.DataFrame(
+            schema={
+                "preset": pl.String,
+                "first_dealer_team": pl.String,
+                "k": pl.Int64,
+                "n": pl.Int64,
+                "rate": pl.Float64,
+                "low": pl.Float64,
+                "high": pl.Float64,
+            }
+        )
+    label = pl.col("seat_rel").map_elements(
+        lambda s: seat_label(int(s), inp.n_seats), return_dtype=pl.String
+    )
+    order = [(pl.col("seat_rel") == 0), "seat_rel"]
+    share = share.with_columns(seat=label).sort(order)
+    results = results.with_columns(seat=label).sort(order)
+    points = points.with_columns(seat=label).sort(order)
+    sec = Section("seats", "Seats and the dealer")
+    sec.blocks.append(
+        Paragraph(
+            f"Seats are counted from the dealer in playing order: 1 speaks first, 0 is the dealer "
+            f"and speaks last. Hands of {runs_text(runs)}"
+            + (f"; matches of {runs_text(sym)}." if sym else "; no match run with equal players.")
+        )
+    )
+    rows = {r["seat_rel"]: r for r in share.iter_rows(named=True)}
+    if 1 in rows and 0 in rows:
+        sec.findings.append(
+            f"The first seat to speak wins the auction in {rate_text(rows[1])} of the hands, the "
+            f"dealer in {rate_text(rows[0])} (equal seats would each have "
+            f"{pct(1 / inp.n_seats)})."
+        )
+    res = {r["seat_rel"]: r for r in results.iter_rows(named=True)}
+    if 1 in res and 0 in res:
+        sec.findings.append(
+            f"Bidders make their contract {rate_text(res[1])} from the first seat and "
+            f"{rate_text(res[0])} from the dealer's seat."
+        )
+    anyrow = [r for r in first.iter_rows(named=True) if r["first_dealer_team"] == "any"]
+    if anyrow:
+        sec.findings.append(
+            f"The first dealer's team wins {rate_text(anyrow[0])} of the matches (50% would mean "
+            "no first-deal advantage)."
+        )
+    sec.blocks.append(
+        Table(
+            "bid_share",
+            "Who wins the auction, by seat from the dealer (out of the hands with a bid).",
+            share,
+            [text_col("seat", "seat"), *rate_cols("won the auction")],
+        )
+    )
+    sec.blocks.append(
+        Table(
+            "bidder_results",
+            "The bidder's made rate and his team's net points, by his seat.",
+            results,
+            [
+                text_col("seat", "seat"),
+                *rate_cols("made"),
+                *mean_cols("net points", "points_"),
+            ],
+        )
+    )
+    sec.blocks.append(
+        Table(
+            "seat_points",
+            "Points banked per hand by each seat's team (bidding or defending), every hand.",
+            points,
+            [text_col("seat", "seat"), *mean_cols("team points", signed=False)],
+        )
+    )
+    if sym:
+        sec.blocks.append(
+            Table(
+                "first_dealer_wins",
+                "Match win rate of the first dealer's team (overall, and by which team dealt "
+                "first).",
+                first,
+                [text_col("first_dealer_team", "first dealer's team"), *rate_cols("wins")],
+            )
+        )
+    sec.blocks.append(
+        Plot(
+            "seats",
+            "By seat from the dealer: auction won, made rate, points per hand; and the first "
+            "dealer's team's match win rate. 95% intervals.",
+            _seats_figure(share, results, points, first, inp.preset),
+        )
+    )
+    return sec
+
+
+def _seats_figure(
+    share: pl.DataFrame,
+    results: pl.DataFrame,
+    points: pl.DataFrame,
+    first: pl.DataFrame,
+    preset: str,
+) -> Figure:
+    fig = figure(share, results, points, first, preset=preset)
+    if first.is_empty():
+        fig.axes[-1].text(
+            0.5,
+            0.5,
+            "no match run with\nequal players",
+            ha="center",
+            va="center",
+            transform=fig.axes[-1].transAxes,
+        )
     return fig

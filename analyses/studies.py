@@ -17,8 +17,7 @@ Built-in studies (:data:`STUDIES`):
   (default 20,000 matches): seat and dealer effects, the first dealer's match win rate.
 - ``baloot-modes``: Baloot only; independent heuristic hands (default 1,000,000): Sun and Hokum
   beside human rates.
-- ``joker-lead`` (registered by :mod:`analyses.joker_lead`): Kout presets; the joker decisions of
-  independent heuristic hands forked (``kout-sim forks``, default 1,000,000 hands), plus, for
+- ``joker-lead``: Kout presets; the joker decisions of independent heuristic hands forked (``kout-sim forks``, default 1,000,000 hands), plus, for
   Bahraini Kout, the ``seats`` matches (the forced joker lead).
 - ``all``: every study that applies to the preset; identical runs are played once.
 
@@ -28,18 +27,17 @@ match ``m`` starts from the same deal at every target), so a study folder is rep
 by its command.
 
 Adding a study: build a :class:`Study` whose ``plan`` returns the :class:`RunPlan` s for the
-arguments, and register it (``STUDIES[name] = study`` or :func:`register`) from a module of the
-``analyses`` package; :func:`run_study` imports the package's modules first. A plan runs
-``kout_sim.simulate`` with its ``simulate`` settings, or calls its own ``runner(folder, workers)``
-(which must write a run folder with a ``run.json`` naming the ``preset``, and whose ``command``
-is recorded).
+arguments, and add it to :data:`STUDIES` in this module (a script or a test may also
+:func:`register` one). A plan runs ``kout_sim.simulate`` with its ``simulate`` settings, or calls
+its own ``runner(folder, workers)`` (which must write a run folder with a ``run.json`` naming the
+``preset``; ``command(folder)`` is the shell command that does the same, recorded in
+``study.json``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-import shlex
-import shutil
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -47,9 +45,12 @@ from pathlib import Path
 from typing import Any
 
 import kout_sim
+from kout_sim.commands import command_line
+from kout_sim.io.store import WRITER, Lock, Store, check_replaceable, one_line, remove_run_files
 from kout_sim.sim.batch import check_count, check_seed
 
-from . import load_extensions
+from .commands import report_hint, simulate_command, study_command
+from .joker_lead import DEFAULT_FORK_HANDS, FORKS_KIND
 
 DEFAULT_HANDS = 1_000_000
 """Independent hands of the ``bids`` and ``baloot-modes`` studies."""
@@ -93,14 +94,14 @@ class RunPlan:
     """One run of a study: its folder inside the study folder, and how to play it.
 
     ``simulate``: keyword arguments of :func:`kout_sim.simulate` (without ``out``, ``workers``,
-    ``overwrite``); or ``runner(folder, workers)`` writes the run itself and ``command`` is the
-    command that does the same from a shell (``{out}`` in it stands for the run's folder)."""
+    ``overwrite``); or ``runner(folder, workers)`` writes the run itself and ``command(folder)``
+    is the command that does the same from a shell."""
 
     path: str
     kind: str
     simulate: dict[str, Any] | None = None
     runner: Callable[[Path, int | None], object] | None = None
-    command: str | None = None
+    command: Callable[[Path], str] | None = None
     studies: tuple[str, ...] = ()
 
     def key(self) -> str:
@@ -119,16 +120,6 @@ class Study:
     plan: Callable[[StudyArgs], list[RunPlan]]
     families: tuple[str, ...] | None = None
     in_all: bool = True
-
-
-STUDIES: dict[str, Study] = {}
-"""Every study by name (``all`` is handled by :func:`plan_study`)."""
-
-
-def register(study: Study) -> Study:
-    """Add (or replace) a study in :data:`STUDIES`."""
-    STUDIES[study.name] = study
-    return study
 
 
 def _players(args: StudyArgs, default: Sequence[str]) -> list[str]:
@@ -185,44 +176,81 @@ def _match_length_plan(args: StudyArgs) -> list[RunPlan]:
     ]
 
 
-register(
-    Study(
-        "bids",
-        f"independent hands, heuristic players (default {DEFAULT_HANDS:,}): bid success, the "
-        "bid guide, seat effects",
-        _hands_plan("bids"),
+def _joker_forks_plan(args: StudyArgs) -> list[RunPlan]:
+    hands = args.hands or DEFAULT_FORK_HANDS
+    players = list(args.players or HEURISTIC)
+    seed = args.seed + 3
+
+    def runner(folder: Path, workers: int | None) -> object:
+        from kout_sim.sim.fork import write_forks
+
+        return write_forks(folder, args.preset, hands, seed, players, workers=workers)
+
+    def command(folder: Path) -> str:
+        return command_line(
+            "forks",
+            preset=args.preset,
+            hands=hands,
+            seed=seed,
+            players=list(args.players or ()),
+            out=str(folder),
+        )
+
+    plans = [RunPlan("joker-forks", FORKS_KIND, runner=runner, command=command)]
+    if args.family == "kout_bh":
+        plans += _seats_plan(args)  # the forced joker lead in whole matches
+    return plans
+
+
+STUDIES: dict[str, Study] = {
+    study.name: study
+    for study in (
+        Study(
+            "bids",
+            f"independent hands, heuristic players (default {DEFAULT_HANDS:,}): bid success, the "
+            "bid guide, seat effects",
+            _hands_plan("bids"),
+        ),
+        Study(
+            "match-length",
+            "whole matches at several targets, heuristic against heuristic:epsilon=0.05 (default "
+            f"{DEFAULT_SWEEP_MATCHES:,} per target): match length, end reasons, the stronger side",
+            _match_length_plan,
+        ),
+        Study(
+            "seats",
+            f"whole matches, heuristic in every seat (default {DEFAULT_SEAT_MATCHES:,}): seat and "
+            "dealer effects, the first dealer's match win rate",
+            _seats_plan,
+        ),
+        Study(
+            "baloot-modes",
+            f"Baloot hands, heuristic players (default {DEFAULT_HANDS:,}): Sun and Hokum beside "
+            "human rates",
+            _hands_plan("baloot-modes"),
+            families=("baloot",),
+        ),
+        Study(
+            "joker-lead",
+            f"joker decisions of independent hands forked (default {DEFAULT_FORK_HANDS:,} hands, "
+            "heuristic players): what leading (Kout Bo) or shedding (Bahraini) a joker is worth",
+            _joker_forks_plan,
+            families=("kout_bo", "kout_bh"),
+        ),
     )
-)
-register(
-    Study(
-        "match-length",
-        "whole matches at several targets, heuristic against heuristic:epsilon=0.05 (default "
-        f"{DEFAULT_SWEEP_MATCHES:,} per target): match length, end reasons, the stronger side",
-        _match_length_plan,
-    )
-)
-register(
-    Study(
-        "seats",
-        f"whole matches, heuristic in every seat (default {DEFAULT_SEAT_MATCHES:,}): seat and "
-        "dealer effects, the first dealer's match win rate",
-        _seats_plan,
-    )
-)
-register(
-    Study(
-        "baloot-modes",
-        f"Baloot hands, heuristic players (default {DEFAULT_HANDS:,}): Sun and Hokum beside "
-        "human rates",
-        _hands_plan("baloot-modes"),
-        families=("baloot",),
-    )
-)
+}
+"""Every study by name, in the order ``all`` plays them (``all`` is handled by
+:func:`plan_study`)."""
+
+
+def register(study: Study) -> Study:
+    """Add (or replace) a study in :data:`STUDIES`."""
+    STUDIES[study.name] = study
+    return study
 
 
 def study_names() -> list[str]:
     """Every study name, ``all`` included."""
-    load_extensions()
     return [*STUDIES, "all"]
 
 
@@ -230,7 +258,6 @@ def plan_study(name: str, args: StudyArgs) -> list[RunPlan]:
     """The runs of study ``name`` (``all``: of every study that applies; identical runs once),
     each tagged with the studies that use it. ``ValueError`` for an unknown study or one that
     does not apply to the preset's family."""
-    load_extensions()
     if name == "all":
         chosen = [
             s
@@ -267,56 +294,54 @@ def _positive(name: str, value: int | None) -> None:
         check_count(name, value)
 
 
-def study_command(
-    name: str,
-    preset: str,
-    out: str | Path,
-    seed: int,
-    players: Sequence[str] | None,
-    hands: int | None,
-    matches: int | None,
-) -> str:
-    """The ``kout-sim study`` command for these arguments."""
-    args = ["kout-sim", "study", name, "--preset", preset, "--seed", str(seed)]
-    for p in players or ():
-        args += ["--players", p]
-    if hands is not None:
-        args += ["--hands", str(hands)]
-    if matches is not None:
-        args += ["--matches", str(matches)]
-    args += ["--out", str(out)]
-    return shlex.join(args)
-
-
 def default_folder(name: str, preset: str) -> Path:
     return Path("data") / "studies" / f"{name}-{preset}"
 
 
-def report_hint(folder: str | Path) -> str:
-    """The report command to run after a study."""
-    folder = Path(folder)
-    return shlex.join(
-        ["kout-sim", "report", "--run", str(folder), "--out", str(folder / "report.html")]
-    )
-
-
-def _prepare_folder(folder: Path, overwrite: bool) -> None:
+def _prepare_folder(folder: Path, overwrite: bool) -> Lock:
+    """Create the study folder, or (``overwrite``) remove the study of an existing one: its
+    ``study.json`` and the run files of the runs it lists; any other file stays. A file, or a
+    non-empty folder that is not a study folder this project wrote, is refused. Returns the
+    folder's lock, held (the caller releases it)."""
+    lock = Lock(Store(folder))
     if folder.exists():
         if not overwrite:
             raise ValueError(f"output folder {folder} exists; pass --overwrite to replace it")
-        if not folder.is_dir() or (any(folder.iterdir()) and not (folder / "study.json").exists()):
-            raise ValueError(f"{folder} exists and is not a study folder; not replacing it")
-        shutil.rmtree(folder)
+        if not folder.is_dir():
+            raise ValueError(f"{folder} is a file, not a study folder; not replacing it")
+        try:
+            previous = json.loads((folder / "study.json").read_text())
+        except (OSError, ValueError, UnicodeDecodeError):
+            previous = None
+        if not isinstance(previous, dict) or "runs" not in previous:
+            if any(folder.iterdir()):
+                raise ValueError(
+                    f"{folder} is not a study folder written by kout-sim (no study.json); "
+                    "not replacing it"
+                )
+            previous = {"runs": []}
+        runs = [Store(folder / str(run.get("path"))) for run in previous["runs"] if run.get("path")]
+        for run in runs:  # every run is checked before any is removed
+            if run.exists():
+                check_replaceable(run)
+        lock.acquire()
+        for run in runs:
+            if run.exists():
+                remove_run_files(run)
+                if not run.fs.ls(run.root, detail=False):
+                    run.fs.rmdir(run.root)
+        (folder / "study.json").unlink(missing_ok=True)
     try:
-        folder.mkdir(parents=True)
+        folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ValueError(f"cannot create the output folder {folder}: {exc.strerror}") from None
+    if not lock.held:
+        lock.acquire()
+    return lock
 
 
 def _write_json(folder: Path, data: dict[str, Any]) -> None:
-    tmp = folder / ".study.json.tmp"
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True, default=str) + "\n")
-    tmp.replace(folder / "study.json")
+    Store(folder).write_json({**data, "writer": WRITER}, "study.json")
 
 
 def run_study(
@@ -342,8 +367,6 @@ def run_study(
     ``overwrite``."""
     from kout_sim.sim.batch import lineup_of
 
-    from .report import simulate_command
-
     rules = kout_sim.get_rules(preset)
     check_seed(seed)
     # every run's seed (the study seed plus its offset) must be valid too, before any run starts
@@ -366,40 +389,62 @@ def run_study(
             )
     folder = Path(out) if out is not None else default_folder(name, rules.name)
     command = study_command(name, rules.name, folder, seed, players, hands, matches)
-    _prepare_folder(folder, overwrite)
-    meta: dict[str, Any] = {
-        "name": name,
-        "preset": rules.name,
-        "seed": seed,
-        "command": command,
-        "report_command": report_hint(folder),
-        "version": kout_sim.__version__,
-        "status": "running",
-        "runs": [
-            {"path": p.path, "kind": p.kind, "studies": list(p.studies), "settings": p.simulate}
-            for p in plans
-        ],
-    }
-    _write_json(folder, meta)
-    started = time.perf_counter()
+    lock = _prepare_folder(folder, overwrite)
+    try:
+        meta: dict[str, Any] = {
+            "name": name,
+            "preset": rules.name,
+            "seed": seed,
+            "command": command,
+            "report_command": report_hint(folder),
+            "version": kout_sim.__version__,
+            "status": "running",
+            "runs": [
+                {"path": p.path, "kind": p.kind, "studies": list(p.studies), "settings": p.simulate}
+                for p in plans
+            ],
+        }
+        _write_json(folder, meta)
+        started = time.perf_counter()
+        try:
+            _run_plans(folder, meta, plans, rules.name, workers, log)
+        except BaseException as exc:
+            failed = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+            meta.update(status=failed, error=one_line(exc))
+            with contextlib.suppress(OSError):
+                _write_json(folder, meta)
+            raise
+        meta.update(status="complete", seconds=round(time.perf_counter() - started, 3))
+        _write_json(folder, meta)
+        return folder
+    finally:
+        lock.release()
+
+
+def _run_plans(
+    folder: Path,
+    meta: dict[str, Any],
+    plans: list[RunPlan],
+    preset: str,
+    workers: int | None,
+    log: Callable[[str], object],
+) -> None:
+    """Play every run of a study into its folder, recording each run's command in ``meta``."""
     for entry, plan in zip(meta["runs"], plans):
         target = folder / plan.path
         if plan.simulate is not None:
             log(
-                f"{plan.path}: {simulate_command({**_settings(plan.simulate), 'preset': rules.name}, target)}"
+                f"{plan.path}: {simulate_command({**_settings(plan.simulate), 'preset': preset}, target)}"
             )
             kout_sim.simulate(**plan.simulate, out=target, workers=workers)
             settings = json.loads((target / "run.json").read_text())
             entry["command"] = simulate_command(settings, target)
         else:
             assert plan.runner is not None
-            shown = (plan.command or "(custom runner)").replace("{out}", shlex.quote(str(target)))
-            log(f"{plan.path}: {shown}")
+            shown = plan.command(target) if plan.command else ""
+            log(f"{plan.path}: {shown or '(custom runner)'}")
             plan.runner(target, workers)
-            entry["command"] = (plan.command or "").replace("{out}", shlex.quote(str(target)))
-    meta.update(status="complete", seconds=round(time.perf_counter() - started, 3))
-    _write_json(folder, meta)
-    return folder
+            entry["command"] = shown
 
 
 def _settings(kwargs: dict[str, Any]) -> dict[str, Any]:

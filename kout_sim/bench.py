@@ -40,10 +40,12 @@ def bench(
     """Measure hands per second; returns a JSON-compatible dict (see ``kout-sim bench --help``)."""
     rules = get_rules(preset)
     lineup = lineup_of(rules, players)
+    check_seed(seed)
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or not 1 <= repeats <= 1_000:
+        raise ValueError(f"repeats must be an integer in 1..1,000, got {repeats!r}")
     if any(spec.name == "ismcts" for spec in lineup.seats):
         return bench_search(rules, lineup, positions=repeats * 4, seed=seed)
     workers = check_workers(workers)
-    check_seed(seed)
     if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_BENCH_HANDS:
         raise ValueError(
             f"hands must be an integer in 1..{MAX_BENCH_HANDS:,} (every hand of a repeat is held "
@@ -76,7 +78,7 @@ def bench(
         from . import reference as R
 
         rng = random.Random(seed)
-        opts = dict(rules.options)
+        opts = dict(rules.given)  # the reference resolves the options itself
         n_players = rules.n_players
         ref_rates = []
         for _ in range(3):
@@ -181,8 +183,9 @@ def bench_solver(rules: Rules, *, deals: int = 1000, seed: int = 0) -> dict[str,
     """
     from .solver import Solver
 
-    if deals < 1:
-        raise ValueError(f"deals must be positive, got {deals}")
+    check_seed(seed)
+    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= 1_000_000:
+        raise ValueError(f"deals must be an integer in 1..1,000,000, got {deals!r}")
     states = first_leads(rules, deals + 1, seed)
     solver = Solver(rules)
     solver.value(states[0].copy())  # compile (or load the cache) first

@@ -1,4 +1,5 @@
-"""The ``kout-sim`` command line: simulate, duel, bench, replay, study, report, players, presets.
+"""The ``kout-sim`` command line: simulate, duel, bench, replay, study, report, verify, players,
+presets.
 
 Bad input exits with status 2 and a one-line ``error:`` message, never a traceback.
 """
@@ -7,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import sys
 from collections.abc import Callable, Sequence
 from decimal import Decimal, InvalidOperation
@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+
+from .commands import command_line
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -89,7 +91,9 @@ class _Group(click.Group):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kout-sim")
 def main() -> None:
-    """Monte-Carlo simulation of Gulf partnership trick-taking card games (Kout Bo, ...)."""
+    """Monte-Carlo simulation of Gulf partnership trick-taking card games (Kout Bo, ...).
+
+    Run folders are checked before they are read; `kout-sim verify DIR` checks every shard."""
 
 
 @main.command()
@@ -130,8 +134,16 @@ def main() -> None:
     metavar="ADDRESS",
     help="Run the shards on a Dask cluster: a scheduler address, or local:N for a local one.",
 )
-@click.option("--resume", is_flag=True, help="Finish an interrupted run (same settings).")
-@click.option("--overwrite", is_flag=True, help="Replace an existing run folder.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Finish an interrupted or failed run (same settings): plays its missing or damaged shards.",
+)
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace an existing run folder (only one kout-sim wrote; other files stay).",
+)
 def simulate(
     preset: str,
     option: tuple[str, ...],
@@ -149,8 +161,10 @@ def simulate(
 ) -> None:
     """Play matches (or hands), write parquet shards, print bid success by contract.
 
-    Ctrl-C stops the run after the shards being played are written, and prints the command that
-    finishes it (--resume)."""
+    The run folder holds run.json (settings, status and a manifest of every shard) and the shards;
+    it is locked while written. Ctrl-C stops the run within a second or two, keeping the complete
+    shards, and prints the command that finishes it (--resume). `kout-sim verify DIR` checks every
+    shard against the manifest."""
     from .sim import simulate as run_simulation
     from .sim import summarize
     from .sim.run import Interrupted
@@ -172,17 +186,21 @@ def simulate(
             resume=resume,
         )
     except Interrupted as stop:
-        args = ["kout-sim", "simulate", "--preset", preset]
-        for pair in option:
-            args += ["--option", pair]
-        for spec in players:
-            args += ["--players", spec]
-        args += ["--hands", str(hands)] if hands is not None else []
-        args += ["--matches", str(matches)] if matches is not None else []
-        args += ["--seed", str(seed), "--out", stop.out]
-        args += ["--actions"] * actions + ["--solve"] * solve
-        args += ["--scheduler", scheduler] if scheduler else []
-        click.echo(f"{stop}; the rest is played by:\n  {shlex.join([*args, '--resume'])}", err=True)
+        rest = command_line(
+            "simulate",
+            preset=preset,
+            option=option,
+            players=players,
+            hands=hands,
+            matches=matches,
+            seed=seed,
+            out=stop.out,
+            actions=actions,
+            solve=solve,
+            scheduler=scheduler or None,
+            resume=True,
+        )
+        click.echo(f"{stop}:\n  {rest}", err=True)
         sys.exit(130)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
@@ -277,9 +295,9 @@ def solve(record_file: str, par_table: bool, as_json: bool) -> None:
     from .solver import solve as run_solve
 
     try:
-        record = json.loads(Path(record_file).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        _fail(f"cannot read {record_file}: {exc}")
+        record = json.loads(Path(record_file).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        _fail(f"cannot read {record_file}: {' '.join(str(exc).split())}")
         return
     try:
         result: dict[str, Any] = par(record) if par_table else run_solve(record)
@@ -344,9 +362,9 @@ def replay(
         _fail("give a RECORD_FILE, or --run DIR --match K (--hand K)")
         return
     try:
-        record = json.loads(Path(record_file).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        _fail(f"cannot read {record_file}: {exc}")
+        record = json.loads(Path(record_file).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        _fail(f"cannot read {record_file}: {' '.join(str(exc).split())}")
         return
     try:
         if isinstance(record, dict) and "first_dealer" in record:
@@ -407,7 +425,9 @@ def _replay_run(run_dir: str, match: int) -> None:
 @click.option("--out", type=click.Path(), default=None, help="Duel folder [data/duels/...].")
 @click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--overwrite", is_flag=True, help="Replace an existing duel folder.")
+@click.option(
+    "--overwrite", is_flag=True, help="Replace an existing duel folder (only one kout-sim wrote)."
+)
 @click.option("--resume", is_flag=True, help="Finish an interrupted duel (same settings).")
 def duel(
     preset: str,
@@ -451,13 +471,19 @@ def duel(
         )
     except Interrupted as stop:
         folder = stop.out.rsplit("/", 1)[0]  # the duel folder of the interrupted ab/ or ba/ run
-        args = ["kout-sim", "duel", "--preset", preset, "--team-a", team_a, "--team-b", team_b]
-        for pair in option:
-            args += ["--option", pair]
-        args += ["--hands", str(hands)] if hands is not None else []
-        args += ["--matches", str(matches)] if matches is not None else []
-        args += ["--seed", str(seed), "--out", folder, "--resume"]
-        click.echo(f"{stop}; the rest is played by:\n  {shlex.join(args)}", err=True)
+        rest = command_line(
+            "duel",
+            preset=preset,
+            team_a=team_a,
+            team_b=team_b,
+            option=option,
+            hands=hands,
+            matches=matches,
+            seed=seed,
+            out=folder,
+            resume=True,
+        )
+        click.echo(f"{stop}:\n  {rest}", err=True)
         sys.exit(130)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
@@ -473,7 +499,12 @@ def duel(
     metavar="DIR",
     help="A run folder, a study folder (its runs) or a folder of runs; repeat for more.",
 )
-@click.option("--out", default=None, metavar="FILE.html", help="The HTML file to write.")
+@click.option(
+    "--out",
+    default=None,
+    metavar="FILE.html",
+    help="The HTML file to write (an existing file is replaced only if it is a kout-sim report).",
+)
 @click.option("--title", default=None, help="Report title [PRESET strategy report].")
 def report(runs: tuple[str, ...], out: str | None, title: str | None) -> None:
     """Write a self-contained HTML strategy report of runs of ONE preset.
@@ -531,7 +562,9 @@ def report(runs: tuple[str, ...], out: str | None, title: str | None) -> None:
     default=None,
     help="Whole matches [seats 20,000; match-length 4,000 per target].",
 )
-@click.option("--overwrite", is_flag=True, help="Replace an existing study folder.")
+@click.option(
+    "--overwrite", is_flag=True, help="Replace an existing study folder (only one kout-sim wrote)."
+)
 def study(
     name: str,
     preset: str | None,
@@ -562,7 +595,8 @@ def study(
     if preset is None:
         _fail("give --preset (see kout-sim presets)")
         return
-    from analyses.studies import report_hint, run_study
+    from analyses.commands import report_hint
+    from analyses.studies import run_study
 
     try:
         folder = run_study(
@@ -604,7 +638,9 @@ def study(
     "every play for Bahraini Kout (shedding the joker).",
 )
 @click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
-@click.option("--overwrite", is_flag=True, help="Replace an existing folder.")
+@click.option(
+    "--overwrite", is_flag=True, help="Replace an existing forks folder (only one kout-sim wrote)."
+)
 def forks(
     preset: str,
     option: tuple[str, ...],
@@ -660,6 +696,31 @@ def forks(
                 f"{observed['observed_high']:+.3f}), an interval "
                 f"{observed['ratio_observed']:.1f}x wider"
             )
+
+
+@main.command()
+@click.argument("folder", metavar="DIR")
+def verify(folder: str) -> None:
+    """Check every shard of a run folder (or of each run in a duel or study folder) byte for byte
+    against the manifest in its run.json.
+
+    Prints one line per missing, truncated or altered shard (and per shard the manifest does not
+    hold) and exits 1 if there is any; `kout-sim simulate ... --resume` replays them. Exits 0 when
+    every shard is whole, 2 when DIR holds no run.
+    """
+    from .io.read import verify as verify_runs
+
+    try:
+        runs, problems = verify_runs(folder)
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+        return
+    for line in problems:
+        click.echo(line)
+    if problems:
+        click.echo(f"{folder}: {len(problems)} problem(s) in {len(runs)} run(s)", err=True)
+        sys.exit(1)
+    click.echo(f"{folder}: {len(runs)} run(s), every shard whole")
 
 
 @main.command()

@@ -104,7 +104,7 @@ def _reference_engine() -> Engine:
 
     class _RefMatch:
         def __init__(self, rules: Rules, first_dealer: int) -> None:
-            self._m = R.RefMatch(rules.name, dict(rules.options), first_dealer)
+            self._m = R.RefMatch(rules.name, dict(rules.given), first_dealer)
 
         dealer = property(lambda self: self._m.dealer)
         over = property(lambda self: self._m.over)
@@ -117,11 +117,11 @@ def _reference_engine() -> Engine:
 
     def new_hand(rules: Rules, dealer: int, deal: Deal) -> HandEngine:
         if deal.face_up is None:
-            kout_hand: HandEngine = R.RefHand(rules.name, dict(rules.options), dealer, deal.hands)
+            kout_hand: HandEngine = R.RefHand(rules.name, dict(rules.given), dealer, deal.hands)
             return kout_hand
         baloot_hand: HandEngine = R.RefHand(
             rules.name,
-            dict(rules.options),
+            dict(rules.given),
             dealer,
             deal.hands,
             face_up=deal.face_up,
@@ -143,6 +143,12 @@ def get_engine(name: str) -> Engine:
 
 
 # ---- record parsing -------------------------------------------------------------------------------
+
+
+MAX_CALL = 1_000
+"""The largest bid a record may spell (any larger integer cannot be a bid of any preset)."""
+MAX_MATCH_SCORE = 1_000_000
+"""The largest Baloot ``match_score`` of a record (a match ends at its target, at most 1,000)."""
 
 
 def _need(record: Mapping[str, Any], key: str, where: str) -> Any:
@@ -223,6 +229,8 @@ def _norm_call(value: Any, where: str) -> Action:
     if isinstance(value, str) and value.strip().lower() == "pass":
         return "pass"
     if isinstance(value, int) and not isinstance(value, bool):
+        if not -MAX_CALL <= value <= MAX_CALL:
+            raise InvalidRecord(f"{where}: a bid is a small integer, got {value!r}")
         return value
     raise InvalidRecord(f'{where}: a call is "pass" or an int bid, got {value!r}')
 
@@ -403,6 +411,10 @@ def _match_score(record: Mapping[str, Any], where: str) -> tuple[int, int]:
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         raise InvalidRecord(f"{where}.match_score must be [team0, team1] integers, got {value!r}")
+    if not all(0 <= v <= MAX_MATCH_SCORE for v in value):
+        raise InvalidRecord(
+            f"{where}.match_score must be two scores 0..{MAX_MATCH_SCORE:,}, got {value!r}"
+        )
     return (value[0], value[1])
 
 

@@ -204,14 +204,37 @@ class _Optional:
     values: np.ndarray
 
 
-def _array(values: Any, dtype: pa.DataType, n: int) -> pa.Array:
+def _fits(name: str, values: np.ndarray, dtype: pa.DataType) -> None:
+    """Refuse (one line) a value the integer column ``name`` cannot hold: nothing is wrapped."""
+    if (
+        not pa.types.is_integer(dtype)
+        or values.size == 0
+        or not np.issubdtype(values.dtype, np.integer)
+    ):
+        return
+    info = np.iinfo(dtype.to_pandas_dtype())
+    if values.dtype.itemsize * 8 <= dtype.bit_width and np.iinfo(values.dtype).min >= info.min:
+        return  # every value of the input type fits
+    low, high = int(values.min()), int(values.max())
+    if low < info.min or high > info.max:
+        bad = low if low < info.min else high
+        raise ValueError(
+            f"the {name} column ({dtype}) cannot hold the value {bad:,}; docs/data.md gives "
+            "each column's range"
+        )
+
+
+def _array(values: Any, dtype: pa.DataType, n: int, name: str = "") -> pa.Array:
     """An arrow array of ``dtype``; numpy input is narrowed in numpy (fast), then wrapped;
-    ``None`` is a column of nulls (a field of the other game family)."""
+    ``None`` is a column of nulls (a field of the other game family). A value outside the range
+    of an integer ``dtype`` is refused (:func:`_fits`)."""
     if values is None:
         return pa.nulls(n, dtype)
     if isinstance(values, _Optional):
+        _fits(name, values.values, dtype)
         return F.numpy_array(values.values, dtype, values.values < 0)
     if isinstance(values, np.ndarray):
+        _fits(name, values, dtype)
         return F.numpy_array(values, dtype)
     if isinstance(values, pa.Array | pa.ChunkedArray) and values.type == dtype:
         return values
@@ -226,7 +249,7 @@ def _optional(values: np.ndarray) -> _Optional:
 def _table(
     columns: tuple[Column, ...], data: dict[str, Any], metadata: dict[str, Any], n: int
 ) -> pa.Table:
-    arrays = [_array(data[c.name], c.dtype, n) for c in columns]
+    arrays = [_array(data[c.name], c.dtype, n, c.name) for c in columns]
     schema = pa.schema(
         [
             # a column without nulls is written as required: no definition levels to encode
@@ -378,7 +401,11 @@ def data_dictionary() -> str:
         "metadata under the key `kout_sim` in every file) and the tables as shards",
         "`hands/part-NNNNN.parquet`, `matches/part-NNNNN.parquet` and (with `--actions`)",
         "`actions/part-NNNNN.parquet`; read them with `kout_sim.load(folder)`, which returns",
-        "polars LazyFrames.",
+        "polars LazyFrames once the run is checked against the manifest of `run.json`",
+        '(`"shards"`: rows, bytes and SHA-256 of every file; `kout-sim verify DIR` checks the',
+        "hashes). A value an integer column cannot hold is refused with a one-line error, never",
+        "wrapped; the `target` option is at most 1,000, so that a match stays far inside the",
+        "`hand` column (a Bahraini heuristic match to 1,000 runs about 1,600 hands).",
     ]
     for title, columns in (
         ("hands", HAND_COLUMNS),

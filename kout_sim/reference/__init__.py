@@ -84,6 +84,14 @@ def play_random_hand(
     return _kout.play_random_hand(preset, options, dealer, rng)
 
 
+def resolve_first_dealer(preset: str, options: Mapping[str, Any], rng: random.Random) -> int:
+    """The first dealer of a match of ``preset`` by option ``first_dealer`` (Kout's default: the
+    low draw of RULES.md 1.2 / 2.2 on a deck shuffled by ``rng``)."""
+    if preset == BALOOT:
+        return _baloot.resolve_first_dealer(options, rng)
+    return _kout.resolve_first_dealer(preset, options, rng)
+
+
 def play_random_match(
     preset: str, options: Mapping[str, Any], rng: random.Random
 ) -> dict[str, Any]:
@@ -101,4 +109,5 @@ __all__ = [
     "n_players",
     "play_random_hand",
     "play_random_match",
+    "resolve_first_dealer",
 ]

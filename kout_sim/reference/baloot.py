@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._cards import SUITS, suited_cards
+from .options import resolve_options
 
 Action = str | int  # the type of an action in the shared engine API; Baloot actions are all str
 
@@ -468,7 +469,7 @@ class RefHand:
     preset
         ``"baloot"``.
     options
-        The validated options, every key present and already resolved for the profile.
+        The options as given (``resolve_options`` fills in the defaults and the profile's).
     dealer
         The dealer's seat.
     hands
@@ -504,7 +505,7 @@ class RefHand:
         if preset != PRESET:
             raise ValueError(f"the Baloot reference engine plays preset 'baloot', not {preset!r}")
         self.preset: str = PRESET
-        self.options: dict[str, Any] = dict(options)
+        self.options: dict[str, Any] = resolve_options(PRESET, options)
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < N_PLAYERS:
             raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
         self.dealer: int = dealer
@@ -1090,7 +1091,7 @@ class RefMatch:
         if not 0 <= first_dealer < N_PLAYERS:
             raise ValueError(f"first dealer seat {first_dealer} out of range for 4 players")
         self.preset: str = PRESET
-        self.options: dict[str, Any] = dict(options)
+        self.options: dict[str, Any] = resolve_options(PRESET, options)
         self.target: int = int(self.options["target"])
         self.dealer: int = first_dealer
         self.n_hands: int = 0
@@ -1180,7 +1181,7 @@ def play_random_hand(
 
 def resolve_first_dealer(options: Mapping[str, Any], rng: random.Random) -> int:
     """Apply option ``first_dealer``: ``"random"`` or a seat."""
-    choice = options["first_dealer"]
+    choice = resolve_options(PRESET, options)["first_dealer"]
     if choice == "random":
         return rng.randrange(N_PLAYERS)
     if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < N_PLAYERS:

@@ -31,6 +31,7 @@ from ._cards import (
     suit_of,
     suited_cards,
 )
+from .options import resolve_options
 
 Action = str | int
 PASS = "pass"
@@ -192,8 +193,8 @@ class RefHand:
     preset
         ``"kout_bo_4"``, ``"kout_bo_6"``, ``"kout_bh_4"`` or ``"kout_bh_6"``.
     options
-        The preset's validated options, every key present (Kout Bo: ``joker_lead_scope``,
-        ``play_all_tricks``, ...).
+        The options as given; ``resolve_options`` fills in the defaults (RULES.md 1.2, 1.6,
+        1.11, 1.12(c), 2.2, 2.11).
     dealer
         The dealer's seat.
     hands
@@ -211,7 +212,7 @@ class RefHand:
     ) -> None:
         self._preset = _preset(preset)
         self.preset: str = self._preset.name
-        self.options: dict[str, Any] = dict(options)
+        self.options: dict[str, Any] = resolve_options(self.preset, options)
         self.n: int = self._preset.n_players
         self.is_bo: bool = self._preset.family == KOUT_BO
         self._validate_deal(dealer, hands)
@@ -597,7 +598,7 @@ class RefMatch:
     def __init__(self, preset: str, options: Mapping[str, Any], first_dealer: int) -> None:
         self._preset = _preset(preset)
         self.preset: str = self._preset.name
-        self.options: dict[str, Any] = dict(options)
+        self.options: dict[str, Any] = resolve_options(self.preset, options)
         self.n: int = self._preset.n_players
         self.is_bo: bool = self._preset.family == KOUT_BO
         if not 0 <= first_dealer < self.n:
@@ -748,7 +749,7 @@ def play_random_hand(
 
 def resolve_first_dealer(preset: str, options: Mapping[str, Any], rng: random.Random) -> int:
     """Apply option ``first_dealer`` (RULES.md 1.2 / 2.2): "low_draw", "random" or a seat."""
-    choice = options["first_dealer"]
+    choice = resolve_options(preset, options)["first_dealer"]
     if choice == "low_draw":
         return draw_first_dealer(preset, rng)
     if choice == "random":

@@ -46,6 +46,11 @@ def boolean(value: Any) -> bool:
     raise ValueError("not a boolean")
 
 
+MAX_TARGET = 1_000
+"""The largest match target accepted: a match of a larger one may run for tens of thousands of
+hands (a Bahraini match is a tug of war), beyond what a match's columns count (docs/records.md)."""
+
+
 def positive_int(value: Any) -> int:
     """Validator for a positive integer (also its decimal text)."""
     if isinstance(value, bool):
@@ -55,6 +60,14 @@ def positive_int(value: Any) -> int:
     if isinstance(value, int) and value > 0:
         return int(value)
     raise ValueError("not a positive integer")
+
+
+def target_int(value: Any) -> int:
+    """Validator for a match target: an integer 1..:data:`MAX_TARGET` (also its decimal text)."""
+    number = positive_int(value)
+    if number > MAX_TARGET:
+        raise ValueError("too large")
+    return number
 
 
 def seat_or(n_players: int, *values: str) -> Callable[[Any], Any]:

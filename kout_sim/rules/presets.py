@@ -15,7 +15,16 @@ from functools import cached_property
 from typing import Any
 
 from .. import cards as C
-from .options import Option, RulesError, boolean, choice, positive_int, resolve_options, seat_or
+from .options import (
+    MAX_TARGET,
+    Option,
+    RulesError,
+    boolean,
+    choice,
+    resolve_options,
+    seat_or,
+    target_int,
+)
 
 
 def _deck(ranks: str, missing: tuple[str, ...], jokers: tuple[int, ...]) -> int:
@@ -63,10 +72,15 @@ class Preset:
 
 @dataclass(frozen=True)
 class Rules:
-    """A preset with its options resolved: what the engines, the replay API and the drivers use."""
+    """A preset with its options resolved: what the engines, the replay API and the drivers use.
+
+    ``given`` keeps the options as the caller gave them, so that the reference engine resolves
+    them itself (:mod:`kout_sim.reference.options`) instead of taking ``options``.
+    """
 
     preset: Preset
     options: Mapping[str, Any]
+    given: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def name(self) -> str:
@@ -108,9 +122,9 @@ def _target(default: int, common: str, meaning: str) -> Option:
     return Option(
         "target",
         default,
-        f"a positive integer ({default} by default; {common} are common)",
+        f"a positive integer up to {MAX_TARGET:,} ({default} by default; {common} are common)",
         meaning,
-        positive_int,
+        target_int,
     )
 
 
@@ -311,9 +325,9 @@ _BALOOT_OPTIONS: dict[str, Option] = {
         Option(
             "target",
             152,
-            "a positive integer (152 by default)",
+            f"a positive integer up to {MAX_TARGET:,} (152 by default)",
             "match points that win the match (3.6.6)",
-            positive_int,
+            target_int,
         ),
         Option(
             "first_dealer",
@@ -394,4 +408,4 @@ def get_rules(name: object, options: Mapping[str, Any] | None = None) -> Rules:
         for key, value in preset.profiles[resolved["profile"]].items():
             if options is None or key not in options:
                 resolved[key] = value
-    return Rules(preset, resolved)
+    return Rules(preset, resolved, dict(options or {}))

@@ -1,5 +1,6 @@
 """Batch simulation: hands and matches in parallel for any line-up, and runs written to parquet."""
 
+from ..io.read import load
 from .batch import (
     available_workers,
     check_workers,
@@ -8,7 +9,8 @@ from .batch import (
     play_random_hands,
     play_random_matches,
 )
-from .run import load, simulate, summarize
+from .run import simulate
+from .summary import summarize
 
 __all__ = [
     "available_workers",

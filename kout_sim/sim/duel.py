@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from ..io.read import load
+from ..io.store import WRITER, RunFolderError, Store, check_replaceable
 from ..rules import get_rules
 from ..stats import wilson
 from .batch import (
@@ -31,7 +33,7 @@ from .batch import (
     play_matches,
     prepare,
 )
-from .run import SHARD_SEARCH_HANDS, SHARD_SEARCH_MATCHES, Store, load, simulate
+from .run import SHARD_SEARCH_HANDS, SHARD_SEARCH_MATCHES, simulate
 
 DEFAULT_DUEL_MATCHES = 1_000
 """Deal sequences a duel plays when given neither ``matches`` nor ``hands``."""
@@ -226,6 +228,7 @@ def duel(
         overwrite=overwrite,
         resume=resume,
     )
+    _check_duel_folder(Store(base), overwrite, resume)
     started = time.perf_counter()
     ab = simulate(preset, players=[str(a), str(b)], out=f"{base}/ab", **common)
     ba = simulate(preset, players=[str(b), str(a)], out=f"{base}/ba", **common)
@@ -238,8 +241,37 @@ def duel(
         seconds=round(time.perf_counter() - started, 2),
         out=base,
     )
-    Store(base).write_json(_jsonable(result), "duel.json")
+    Store(base).write_json({**_jsonable(result), "writer": WRITER}, "duel.json")
     return result
+
+
+DUEL_FILES = frozenset(["ab", "ba", "duel.json"])
+
+
+def _check_duel_folder(store: Store, overwrite: bool, resume: bool) -> None:
+    """Refuse (one line) a duel folder that ``overwrite`` or ``resume`` must not touch: a file, or
+    a folder holding anything but a duel's ``ab/`` and ``ba/`` runs and ``duel.json``; with
+    ``overwrite``, the old ``duel.json`` is removed (the runs are replaced by ``simulate``)."""
+    if not store.exists():
+        return
+    if not store.fs.isdir(store.root):
+        raise RunFolderError(f"{store.url} is a file, not a duel folder; not replacing it")
+    names = {str(p).rstrip("/").rsplit("/", 1)[-1] for p in store.fs.ls(store.root, detail=False)}
+    names = {n for n in names if not n.startswith(".duel.json.tmp-")}
+    if not names:
+        return
+    if not (overwrite or resume):
+        raise RunFolderError(f"output folder {store.url} exists; pass --resume or --overwrite")
+    if not names <= DUEL_FILES:
+        raise RunFolderError(
+            f"{store.url} is not a duel folder written by kout-sim (it holds "
+            f"{', '.join(sorted(names - DUEL_FILES))}); not replacing it"
+        )
+    for run in ("ab", "ba"):
+        if overwrite and run in names:
+            check_replaceable(Store(f"{store.url.rstrip('/')}/{run}"))
+    if overwrite and "duel.json" in names:
+        store.fs.rm(store.path("duel.json"))
 
 
 def _jsonable(value: Any) -> Any:

@@ -9,9 +9,9 @@ position on from a forced first action.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import shlex
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -23,14 +23,16 @@ import polars as pl
 
 from .. import cards as C
 from .._version import __version__
+from ..commands import command_line
 from ..drivers import fork as FK
 from ..engine import layout as L
 from ..engine.tables import tables_of
 from ..io.schema import BRANCHES, POSITION_COLUMNS
+from ..io.store import Manifest, Store, one_line, opened
 from ..players.kinds import KIND_ISMCTS
 from ..rules import Rules, get_rules
 from .batch import Players, check_count, check_seed, check_workers, lineup_of
-from .run import Store, git_revision
+from .run import git_revision
 
 FORK_CHUNK = 20_000  # hands per kernel call: 60 MB of fork records
 
@@ -222,10 +224,25 @@ def write_forks(
     if lead_only is None:
         lead_only = default_lead_only(rules)
     store = Store(out)
-    if store.exists():
-        if not overwrite:
-            raise ValueError(f"output folder {store.url} exists; pass --overwrite")
-        store.fs.rm(store.root, recursive=True)
+    if store.exists() and not overwrite:
+        raise ValueError(f"output folder {store.url} exists; pass --overwrite")
+    with opened(store, overwrite=overwrite, resume=False):
+        _write_forks(store, out, rules, lineup, hands, seed, options, bool(lead_only), workers)
+    return str(out) if "://" in str(out) else Path(out)
+
+
+def _write_forks(
+    store: Store,
+    out: str | os.PathLike[str],
+    rules: Rules,
+    lineup: Any,
+    hands: int,
+    seed: int,
+    options: dict[str, Any] | None,
+    lead_only: bool,
+    workers: int | None,
+) -> None:
+    preset = rules.name
     started = time.perf_counter()
     table = joker_forks(
         preset,
@@ -236,25 +253,19 @@ def write_forks(
         lead_only=lead_only,
         workers=workers,
     )
-    command = [
-        "kout-sim",
+    command = command_line(
         "forks",
-        "--preset",
-        rules.name,
-        "--hands",
-        str(hands),
-        "--seed",
-        str(seed),
-    ]
-    for key, value in sorted(dict(options or {}).items()):
-        command += ["--option", f"{key}={value}"]
-    for spec in lineup.describe():
-        command += ["--players", spec]
-    if lead_only != default_lead_only(rules):
-        command += ["--at", "lead" if lead_only else "any"]
+        preset=rules.name,
+        hands=hands,
+        seed=seed,
+        option=[f"{key}={value}" for key, value in sorted(dict(options or {}).items())],
+        players=lineup.describe(),
+        at=None if lead_only == default_lead_only(rules) else ("lead" if lead_only else "any"),
+        out=str(out),
+    )
     settings: dict[str, Any] = {
         "kind": "joker_forks",
-        "command": shlex.join([*command, "--out", str(out)]),
+        "command": command,
         "preset": rules.name,
         "options": dict(rules.options),
         "family": rules.preset.family,
@@ -268,11 +279,18 @@ def write_forks(
         "git_revision": git_revision(),
     }
     arrow = table.to_arrow().replace_schema_metadata({"kout_sim": json.dumps(settings)})
+    manifest = Manifest(store, {**settings, "status": "running"})
     try:
+        manifest.flush(force=True)
         store.fs.makedirs(store.path("forks"), exist_ok=True)
-        store.write_table(arrow, *store.part("forks", 0))
+        part = store.part("forks", 0)
+        manifest.add({"/".join(part): store.write_table(arrow, *part)})
         seconds = round(time.perf_counter() - started, 3)
-        store.write_json({**settings, "status": "complete", "seconds": seconds}, "run.json")
+        manifest.update(status="complete", seconds=seconds)
+        manifest.flush(force=True)
     except OSError as exc:
-        raise ValueError(f"cannot write {store.url}: {exc.strerror or exc}") from None
-    return str(out) if "://" in str(out) else Path(out)
+        reason = one_line(exc)
+        manifest.update(status="failed", error=reason)
+        with contextlib.suppress(OSError):
+            manifest.flush(force=True)
+        raise ValueError(f"cannot write {store.url}: {reason}") from None

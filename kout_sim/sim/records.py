@@ -16,9 +16,9 @@ import polars as pl
 from .. import cards as C
 from ..engine import layout as L
 from ..engine.step import decode_action
+from ..io.read import check_run, load
 from ..rules import get_rules
 from .batch import play_hands, play_matches
-from .run import Store, load
 
 
 def _cards(mask: int) -> list[str]:
@@ -52,7 +52,7 @@ def _hand_record(row: np.ndarray, trace: np.ndarray, n: int, baloot: bool) -> di
 
 def match_record(run: str | os.PathLike[str], match: int) -> dict[str, Any]:
     """Match ``match`` of a match run, played again alone, as a match record."""
-    meta = Store(run).read_json("run.json")
+    meta = check_run(run)
     if meta.get("unit") != "matches":
         raise ValueError(f"{run} is a hands run; replay --match needs a run of whole matches")
     if isinstance(match, bool) or not isinstance(match, int) or not 0 <= match < meta["count"]:
@@ -78,7 +78,7 @@ def match_record(run: str | os.PathLike[str], match: int) -> dict[str, Any]:
 
 def hand_record(run: str | os.PathLike[str], hand: int) -> dict[str, Any]:
     """Hand ``hand`` of a hands run (``--hands``), played again alone, as a hand record."""
-    meta = Store(run).read_json("run.json")
+    meta = check_run(run)
     if meta.get("unit") != "hands":
         raise ValueError(f"{run} is a matches run; replay --hand needs a run of independent hands")
     if isinstance(hand, bool) or not isinstance(hand, int) or not 0 <= hand < meta["count"]:

@@ -4,9 +4,10 @@ A run folder holds ``run.json`` (the settings and the run metadata) and the tabl
 ``matches/part-NNNNN.parquet``, ``hands/part-NNNNN.parquet`` and, with ``actions=True``,
 ``actions/part-NNNNN.parquet``. Shard ``k`` always holds the same index range, played on the keyed
 random streams of those indices, so its rows never depend on the number of workers or on the
-scheduler. Each file is written to a temporary name and renamed; the shard's last file (matches, or
-hands in a hands run) marks it complete, so an interrupted run leaves only complete shards and
-``resume=True`` plays exactly the missing ones.
+scheduler. The folder is written through :mod:`kout_sim.io.store`: each file to a temporary name
+and renamed, each shard then entered in the manifest of ``run.json`` (rows, bytes, SHA-256), the
+folder locked while it is written. An interrupted or failed run leaves only complete shards, and
+``resume=True`` plays exactly the missing or damaged ones.
 
 The folder may be a local path or an fsspec URL; with ``scheduler`` the shards run as tasks of a
 Dask distributed cluster (``"local:N"`` starts a local one with N worker processes).
@@ -14,7 +15,7 @@ Dask distributed cluster (``"local:N"`` starts a local one with N worker process
 
 from __future__ import annotations
 
-import json
+import contextlib
 import os
 import subprocess
 import sys
@@ -28,17 +29,31 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-import fsspec
 import numpy as np
-import polars as pl
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from .._version import __version__
+from ..commands import simulate_command
 from ..engine import layout as L
+from ..io.read import load
 from ..io.schema import actions_table, hands_table, matches_table
+from ..io.store import (
+    TABLES,
+    Entry,
+    Manifest,
+    Store,
+    check_files,
+    file_entry,
+    one_line,
+    opened,
+    read_meta,
+    remove_run_files,
+    shard_number,
+)
+from ..io.store import (
+    write_options as write_options,
+)
 from ..rules import Rules, get_rules
-from ..stats import wilson
 from .batch import (
     Players,
     check_count,
@@ -50,6 +65,12 @@ from .batch import (
     play_matches,
     prepare,
 )
+from .summary import SUMMARY_TABLES as SUMMARY_TABLES
+from .summary import Summary, merge_into, summary_counts
+from .summary import _shard_counts as _shard_counts
+from .summary import format_summary as format_summary
+from .summary import merge_summaries as merge_summaries
+from .summary import summarize as summarize
 
 SHARD_MATCHES = 4_096
 # Shard sizes are round decimal numbers on purpose: a power of two makes the columns of the
@@ -63,11 +84,6 @@ SHARD_SEARCH_HANDS = 4_000
 # a double-dummy solve takes milliseconds a hand: small shards show progress and resume cheaply
 SHARD_SOLVE_HANDS = 2_000
 SHARD_SOLVE_MATCHES = 100
-STATS_COLUMNS = ("match", "hand", "dealer", "bidder", "contract", "mode", "seat", "ply")
-BITMASK_COLUMNS = frozenset(
-    [f"hand_seat{s}" for s in range(6)] + ["joker_leads", "joker_forced_leads"]
-)
-PLAIN_STRING_COLUMNS = frozenset(["trick_winners", "trump"])
 SETTINGS = (
     "preset",
     "options",
@@ -103,12 +119,16 @@ DEFAULT_MATCHES = 10_000
 
 
 class Interrupted(KeyboardInterrupt):
-    """A run stopped by Ctrl-C (SIGINT): the shards already running were finished and written,
-    the queued ones cancelled. ``out``: the run folder; ``done`` of ``total`` shards are complete,
-    and ``resume=True`` (``--resume``) plays the rest."""
+    """A run stopped by Ctrl-C (SIGINT): the queued shards cancelled, the running ones given up at
+    their next step (a shard already being written is written whole and entered in the manifest).
+    ``out``: the run folder; ``done`` of ``total`` shards are complete, and ``resume=True``
+    (``--resume``) plays the rest."""
 
     def __init__(self, out: str, done: int, total: int) -> None:
-        super().__init__(f"interrupted: {done:,} of {total:,} shards of {out} are complete")
+        super().__init__(
+            f"interrupted: {done:,} of {total:,} shards of {out} are complete; "
+            "--resume plays the rest"
+        )
         self.out, self.done, self.total = out, done, total
 
 
@@ -152,122 +172,63 @@ class RunSpec:
         """The table written last in each shard: its file marks the shard complete."""
         return self.unit
 
-
-def write_options(schema: pa.Schema) -> dict[str, Any]:
-    """Parquet encodings chosen per column for write speed at a small size (measured on a million
-    kout_bo_4 hands: 3.2 ms a small-integer column against 5 ms for lz4 alone or 10 ms for
-    dictionary pages, at half the size).
-
-    Small integers: byte-stream split, whose high-byte streams lz4 squeezes at almost no cost.
-    Card bitmasks: plain and uncompressed (random bits do not compress). Labels and calls:
-    dictionary pages (few distinct values). Trick winners: plain (many distinct strings); the trump
-    letter: plain and lz4 (hashing a million one-letter strings costs more than squeezing them).
-    Booleans and lists: lz4. Statistics only for the columns one filters on.
-    """
-    dictionary, encoding, compression = [], {}, {}
-    for field in schema:
-        name, kind = field.name, field.type
-        compression[name] = "lz4"
-        if pa.types.is_integer(kind):
-            if name in BITMASK_COLUMNS:
-                encoding[name] = "PLAIN"
-                if name.startswith("hand_seat"):
-                    compression[name] = "none"
-            else:
-                encoding[name] = "BYTE_STREAM_SPLIT"
-        elif pa.types.is_string(kind):
-            if name in PLAIN_STRING_COLUMNS:
-                encoding[name] = "PLAIN"
-                compression[name] = "none" if name == "trick_winners" else "lz4"
-            else:
-                dictionary.append(name)
-                compression[name] = "none"
-    return {
-        "use_dictionary": dictionary,
-        "column_encoding": encoding,
-        "compression": compression,
-        "write_statistics": [n for n in STATS_COLUMNS if n in schema.names],
-        # values encoded 64k at a time rather than 1k: less per-batch overhead (7% of a write)
-        "write_batch_size": 1 << 16,
-    }
+    @property
+    def tables(self) -> tuple[str, ...]:
+        """The tables every shard of the run writes."""
+        return ("hands",) + ("matches",) * (self.unit == "matches") + ("actions",) * self.actions
 
 
-class Store:
-    """The run folder on any fsspec filesystem, with atomic writes (temporary name, rename)."""
-
-    def __init__(self, url: str | os.PathLike[str]) -> None:
-        self.url = str(url)
-        self.fs, self.root = fsspec.core.url_to_fs(self.url)
-
-    def path(self, *parts: str) -> str:
-        return "/".join([self.root.rstrip("/"), *parts])
-
-    def exists(self, *parts: str) -> bool:
-        return bool(self.fs.exists(self.path(*parts)))
-
-    def write_table(self, table: pa.Table, *parts: str) -> None:
-        final = self.path(*parts)
-        tmp = self.path(*parts[:-1], f".{parts[-1]}.tmp-{os.getpid()}")
-        with self.fs.open(tmp, "wb") as f:
-            pq.write_table(table, f, **write_options(table.schema))
-        self.fs.mv(tmp, final)
-
-    def write_json(self, data: dict[str, Any], name: str) -> None:
-        tmp = self.path(f".{name}.tmp-{os.getpid()}")
-        with self.fs.open(tmp, "w") as f:
-            f.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
-        self.fs.mv(tmp, self.path(name))
-
-    def read_json(self, name: str) -> dict[str, Any]:
-        with self.fs.open(self.path(name), "r") as f:
-            data: dict[str, Any] = json.loads(f.read())
-        return data
-
-    def part(self, table: str, k: int) -> tuple[str, str]:
-        return table, f"part-{k:05d}.parquet"
+def complete_shards(
+    store: Store, spec: RunSpec, shards: dict[str, Entry] | None = None
+) -> set[int]:
+    """The shards of a run folder that are in place: every table of the shard entered in the
+    manifest ``shards`` (default: the one of ``run.json``). A run written before the manifest
+    existed: the shards whose marker file is there (one listing of the folder)."""
+    if shards is None:
+        meta = read_meta(store) or {}
+        shards = meta.get("shards")
+    if shards is None:
+        done = set()
+        for name in store.parts(spec.marker):
+            k = shard_number(name)
+            if k is not None and k < spec.n_shards:
+                done.add(k)
+        return done
+    tables = spec.tables
+    per_shard: dict[int, int] = {}
+    for name in shards:
+        table = name.split("/", 1)[0]
+        k = shard_number(name)
+        if table in tables and k is not None and k < spec.n_shards:
+            per_shard[k] = per_shard.get(k, 0) + 1
+    return {k for k, n in per_shard.items() if n == len(tables)}
 
 
-def complete_shards(store: Store, spec: RunSpec) -> set[int]:
-    """The shards of a run folder whose marker file is in place (one listing of the folder)."""
-    done = set()
-    for path in store.fs.glob(store.path(spec.marker, "part-*.parquet")):
-        name = str(path).rsplit("/", 1)[-1]
-        number = name.removeprefix("part-").removesuffix(".parquet")
-        if number.isdigit() and int(number) < spec.n_shards:
-            done.add(int(number))
-    return done
-
-
-def _prepare(store: Store, settings: dict[str, Any], overwrite: bool, resume: bool) -> None:
-    """Create the run folder, or check that an existing one may be resumed or replaced."""
-    if store.exists():
-        if overwrite:
-            store.fs.rm(store.root, recursive=True)
-        elif resume:
+def _resumable(store: Store, spec: RunSpec, previous: dict[str, Any]) -> dict[str, Entry]:
+    """The manifest entries of the shards of an earlier attempt that are whole (sizes and the row
+    counts of their footers as entered); the files of damaged or unentered shards are removed so
+    that they are played again. A run written before the manifest: its marked shards' files are
+    entered now (read once)."""
+    shards: dict[str, Entry] | None = previous.get("shards")
+    if shards is None:
+        shards = {}
+        for k in complete_shards(store, spec, None):
             try:
-                previous = store.read_json("run.json")
-            except (OSError, ValueError):
-                raise ValueError(f"cannot resume {store.url}: no readable run.json") from None
-            for key in SETTINGS:
-                if previous.get(key, SETTING_DEFAULTS.get(key)) != settings[key]:
-                    raise ValueError(
-                        f"cannot resume {store.url}: it was run with {key}={previous.get(key)!r}, "
-                        f"not {settings[key]!r}"
-                    )
-            return
-        else:
-            raise ValueError(f"output folder {store.url} exists; pass --resume or --overwrite")
-    try:
-        for table in ("hands", "matches", "actions"):
-            if table == "matches" and settings["unit"] != "matches":
-                continue
-            if table == "actions" and not settings["actions"]:
-                continue
-            store.fs.makedirs(store.path(table), exist_ok=True)
-        store.write_json({**settings, "status": "running"}, "run.json")
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise ValueError(f"cannot create the output folder {store.url}: {reason}") from None
+                for table in spec.tables:
+                    name = "/".join(store.part(table, k))
+                    shards[name] = file_entry(store.fs, store.path(name))
+            except (OSError, ValueError, pa.ArrowException):
+                for table in spec.tables:
+                    shards.pop("/".join(store.part(table, k)), None)
+    bad = {line.split(":", 1)[0] for line in check_files(store, shards)}
+    good = {name: entry for name, entry in shards.items() if name not in bad}
+    done = complete_shards(store, spec, good)
+    keep = {"/".join(store.part(t, k)) for k in done for t in spec.tables}
+    for table in TABLES:
+        for name in store.parts(table):
+            if name not in keep:
+                store.fs.rm(store.path(name))
+    return {name: good[name] for name in keep}
 
 
 def _progress(total: int, unit: str) -> Any:
@@ -305,8 +266,64 @@ def _searching(spec: RunSpec) -> bool:
     return any(p.split(":", 1)[0] == "ismcts" for p in spec.players)
 
 
+STOP_HANDS = 20_000
+"""Hands per kernel call of a shard that may be stopped (a fraction of a second of play)."""
+STOP_MATCHES = 256
+"""Matches per kernel call of a shard that may be stopped."""
+
+
+class Stopped(Exception):
+    """A shard given up because its run was stopped (Ctrl-C): nothing of it is written."""
+
+
+def _check_stop(stop: threading.Event | None) -> None:
+    if stop is not None and stop.is_set():
+        raise Stopped
+
+
+def _hands_in_steps(
+    spec: RunSpec,
+    start: int,
+    size: int,
+    workers: int,
+    out: np.ndarray | None,
+    trace: np.ndarray | None,
+    stop: threading.Event,
+) -> np.ndarray:
+    """A hands shard played :data:`STOP_HANDS` at a time into ``out`` (a step buffer of the one
+    compiled layout, copied in), checking ``stop`` before each step."""
+    rows = out if out is not None else new_rows(size)
+    step_rows = _step_buffer(STOP_HANDS)
+    for i in range(0, size, STOP_HANDS):
+        _check_stop(stop)
+        n = min(STOP_HANDS, size - i)
+        part = step_rows if n == STOP_HANDS else new_rows(n)
+        play_hands(
+            spec.rules,
+            n,
+            spec.seed,
+            spec.players,
+            first=start + i,
+            workers=workers,
+            out=part,
+            trace=trace[i : i + n] if trace is not None else None,
+        )
+        rows[i : i + n] = part
+    return rows
+
+
+def _step_buffer(size: int) -> np.ndarray:
+    """This thread's row buffer for the steps of a stoppable hands shard."""
+    cached = getattr(_thread, "step", None)
+    if cached is None or cached.shape[0] != size:
+        cached = new_rows(size)
+        _thread.step = cached
+    buffer: np.ndarray = cached
+    return buffer
+
+
 def _play_stepwise(
-    spec: RunSpec, start: int, size: int, progress: Any
+    spec: RunSpec, start: int, size: int, progress: Any, stop: threading.Event | None = None
 ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray | None]:
     """A searching shard played a step at a time (two hands, or one match, per kernel call),
     calling ``progress(n)`` after each step with the hands or matches it played: a searching hand
@@ -317,6 +334,7 @@ def _play_stepwise(
         rows = new_rows(size)
         trace = np.zeros((size, L.MAX_ACTIONS), np.int32) if spec.actions else None
         for i in range(0, size, SEARCH_STEP_HANDS):
+            _check_stop(stop)
             n = min(SEARCH_STEP_HANDS, size - i)
             step_trace = np.zeros((n, L.MAX_ACTIONS), np.int32) if trace is not None else None
             part = play_hands(
@@ -329,6 +347,7 @@ def _play_stepwise(
         return None, rows, trace
     parts = []
     for m in range(size):
+        _check_stop(stop)
         parts.append(
             play_matches(
                 rules, 1, spec.seed, spec.players, first=start + m, workers=1, traced=spec.actions
@@ -348,35 +367,61 @@ def play_shard(
     workers: int,
     out: np.ndarray | None = None,
     progress: Any = None,
+    stop: threading.Event | None = None,
 ) -> dict[str, pa.Table]:
     """Play one shard and return its tables (``hands``, ``matches`` in match runs, ``actions``).
 
     ``out``: a result-row buffer for a hands shard (the tables may share its memory).
     ``progress``: called with the number of hands (matches) played as a searching shard advances
-    (see :func:`_play_stepwise`); other shards are played in one call and report nothing."""
+    (see :func:`_play_stepwise`); other shards are played in one call and report nothing.
+    ``stop``: the shard is played in steps of a fraction of a second (:data:`STOP_HANDS`,
+    :data:`STOP_MATCHES`) and given up with :class:`Stopped` as soon as it is set (Ctrl-C); the
+    rows are those of one call (every hand and match has its own random streams)."""
     rules = spec.rules
     family = rules.preset.family
     if progress is not None and _searching(spec):
-        match_rows, rows, trace = _play_stepwise(spec, start, size, progress)
+        match_rows, rows, trace = _play_stepwise(spec, start, size, progress, stop)
         tables = {"hands": hands_table(rows, metadata, rules, _dd(spec, rows))}
         if match_rows is not None:
             tables["matches"] = matches_table(match_rows, metadata, rules)
     elif spec.unit == "hands":
         trace = np.zeros((size, L.MAX_ACTIONS), np.int32) if spec.actions else None
-        rows = play_hands(
-            rules, size, spec.seed, spec.players, first=start, workers=workers, out=out, trace=trace
-        )
+        if stop is None or size <= STOP_HANDS:
+            rows = play_hands(
+                rules,
+                size,
+                spec.seed,
+                spec.players,
+                first=start,
+                workers=workers,
+                out=out,
+                trace=trace,
+            )
+        else:
+            rows = _hands_in_steps(spec, start, size, workers, out, trace, stop)
         tables = {"hands": hands_table(rows, metadata, rules, _dd(spec, rows))}
     else:
-        match_rows, rows, trace = play_matches(
-            rules,
-            size,
-            spec.seed,
-            spec.players,
-            first=start,
-            workers=workers,
-            traced=spec.actions,
-        )
+        step = size if stop is None else STOP_MATCHES
+        parts = []
+        for first in range(start, start + size, step):
+            _check_stop(stop)
+            parts.append(
+                play_matches(
+                    rules,
+                    min(step, start + size - first),
+                    spec.seed,
+                    spec.players,
+                    first=first,
+                    workers=workers,
+                    traced=spec.actions,
+                )
+            )
+        if len(parts) == 1:
+            match_rows, rows, trace = parts[0]
+        else:
+            match_rows = np.concatenate([p[0] for p in parts])
+            rows = np.concatenate([p[1].T for p in parts], axis=1).T  # stays column by column
+            trace = np.concatenate([p[2] for p in parts])
         tables = {
             "hands": hands_table(rows, metadata, rules, _dd(spec, rows)),
             "matches": matches_table(match_rows, metadata, rules),
@@ -395,10 +440,15 @@ def _dd(spec: RunSpec, rows: np.ndarray) -> dict[str, np.ndarray] | None:
     return dd_columns(rows, spec.rules)
 
 
-def write_shard(store: Store, spec: RunSpec, k: int, tables: dict[str, pa.Table]) -> None:
-    """Write a shard's tables, the marker table last."""
+def write_shard(
+    store: Store, spec: RunSpec, k: int, tables: dict[str, pa.Table]
+) -> dict[str, Entry]:
+    """Write a shard's tables, the marker table last; their manifest entries."""
+    entries = {}
     for name in sorted(tables, key=lambda t: t == spec.marker):
-        store.write_table(tables[name], *store.part(name, k))
+        part = store.part(name, k)
+        entries["/".join(part)] = store.write_table(tables[name], *part)
+    return entries
 
 
 def run_shard(
@@ -409,11 +459,10 @@ def run_shard(
     start: int,
     size: int,
     workers: int = 1,
-) -> int:
-    """Play and write shard ``k`` (the task a Dask worker runs); returns its size."""
+) -> tuple[int, dict[str, Entry]]:
+    """Play and write shard ``k`` (the task a Dask worker runs); its size and manifest entries."""
     tables = play_shard(spec, metadata, start, size, workers, _rows_buffer(spec, size))
-    write_shard(Store(url), spec, k, tables)
-    return size
+    return size, write_shard(Store(url), spec, k, tables)
 
 
 def simulate(
@@ -442,9 +491,12 @@ def simulate(
     folder (a ``Path``, or the URL given as a string). Raises ``ValueError`` (one line) for bad
     input: unknown preset, option, player or parameter, a count outside 1..10^10 or both counts, a
     seed outside 0..2^63-1, an existing folder without ``overwrite``/``resume``, a ``resume`` with
-    other settings, an unwritable path, a malformed scheduler. Ctrl-C cancels the queued shards,
-    finishes the running ones and raises :class:`Interrupted` (a ``KeyboardInterrupt``): the folder
-    is then resumable.
+    other settings, an unwritable path, a malformed scheduler, a path ``overwrite`` must not
+    replace (a file, a folder that is not a run), a folder another writer holds (its lock); a
+    failure while playing (a full disk) raises :class:`RunFailed` (a ``ValueError``) and leaves
+    ``"status": "failed"``. Ctrl-C stops the run within a second or two and raises
+    :class:`Interrupted` (a ``KeyboardInterrupt``); an interrupted or failed folder is resumable,
+    and ``resume`` plays exactly its missing or damaged shards.
     """
     rules = get_rules(preset, options)
     lineup = lineup_of(rules, players)
@@ -492,64 +544,117 @@ def simulate(
         "git_revision": git_revision(),
     }
     store = Store(out)
-    fresh = not (resume and store.exists())
-    _prepare(store, settings, overwrite, resume)
+    with opened(store, overwrite=overwrite, resume=resume) as (_, previous):
+        if previous is not None:
+            for key in SETTINGS:
+                if previous.get(key, SETTING_DEFAULTS.get(key)) != settings[key]:
+                    raise ValueError(
+                        f"cannot resume {store.url}: it was run with {key}={previous.get(key)!r}, "
+                        f"not {settings[key]!r}"
+                    )
+        refused = _play_run(store, spec, settings, rules, lineup, previous, workers, scheduler)
+    if refused is not None:
+        # refused input found late (an unreachable scheduler): no half-made folder stays behind
+        remove_run_files(store)
+        if not store.fs.ls(store.root, detail=False):
+            store.fs.rmdir(store.root)
+        raise refused
+    return str(out) if "://" in str(out) else Path(out)
+
+
+def _play_run(
+    store: Store,
+    spec: RunSpec,
+    settings: dict[str, Any],
+    rules: Rules,
+    lineup: Any,
+    previous: dict[str, Any] | None,
+    workers: int,
+    scheduler: str | None,
+) -> ValueError | None:
+    """Play the pending shards of a run folder opened for writing (its lock held), keeping the
+    manifest in ``run.json``. Returns a ``ValueError`` to raise once the folder is given up (input
+    refused before any shard was written); raises :class:`Interrupted` on Ctrl-C and a one-line
+    ``ValueError`` for any other failure, ``run.json`` then saying ``"status": "failed"``."""
+    earlier = float((previous or {}).get("seconds") or 0.0)
+    shards = _resumable(store, spec, previous) if previous is not None else {}
+    command = simulate_command(settings, store.url)
+    manifest = Manifest(store, {**settings, "command": command, "status": "running"}, shards)
+    try:
+        for table in spec.tables:
+            store.fs.makedirs(store.path(table), exist_ok=True)
+        manifest.flush(force=True)
+    except OSError as exc:
+        raise ValueError(f"cannot create the output folder {store.url}: {one_line(exc)}") from None
+    complete = complete_shards(store, spec, shards)
     counts: Summary | None = None
+    started = time.perf_counter()
+
+    def elapsed() -> float:
+        return round(earlier + time.perf_counter() - started, 3)
+
     try:
         if scheduler is None:
             # compile first: "seconds" and the bar measure the play
-            prepare(rules, lineup, unit, solve=bool(solve))
+            prepare(rules, lineup, spec.unit, solve=spec.solve)
+        # the compile (or the cache load) apart from the play: "seconds" is the play alone
+        compiled = (
+            time.perf_counter() - started + float((previous or {}).get("compile_seconds") or 0)
+        )
+        manifest.update(compile_seconds=round(compiled, 3))
         started = time.perf_counter()
-        complete = complete_shards(store, spec) if resume else set()
         pending = spec.shards(skip=complete)  # lazily: a shard is made when a worker is free
-        bar = _progress(count - sum(spec.shard(k)[2] for k in complete), unit)
+        bar = _progress(spec.count - sum(spec.shard(k)[2] for k in complete), spec.unit)
         try:
             if scheduler is not None:
-                _run_dask(scheduler, store, spec, settings, pending, bar)
+                _run_dask(scheduler, store, spec, settings, pending, bar, manifest)
             else:
-                counts = _run_shards(store, spec, settings, pending, workers, bar)
+                counts = _run_shards(store, spec, settings, pending, workers, bar, manifest)
         finally:
             if bar is not None:
                 bar.close()
     except KeyboardInterrupt:
-        done = len(complete_shards(store, spec))
-        raise Interrupted(str(out), done, spec.n_shards) from None
-    except ValueError:
-        # refused input found late (an unreachable scheduler): no half-made folder stays behind
-        if fresh and not complete_shards(store, spec):
-            store.fs.rm(store.root, recursive=True)
-        raise
-    meta = {**settings, "status": "complete", "seconds": round(time.perf_counter() - started, 3)}
+        store.remove_temporaries()
+        manifest.update(status="interrupted", seconds=elapsed())
+        with contextlib.suppress(OSError):
+            manifest.flush(force=True)
+        done = len(complete_shards(store, spec, manifest.shards))
+        raise Interrupted(store.url, done, spec.n_shards) from None
+    except Exception as exc:
+        store.remove_temporaries()
+        if isinstance(exc, ValueError) and previous is None and not manifest.shards:
+            return exc
+        reason = one_line(exc)
+        manifest.update(status="failed", error=reason, seconds=elapsed())
+        with contextlib.suppress(OSError):
+            manifest.flush(force=True)
+        if isinstance(exc, ValueError):
+            raise
+        raise RunFailed(
+            f"run {store.url} failed: {reason}; "
+            f"kout-sim simulate with the same settings and --out {store.url} --resume finishes it"
+        ) from exc
+    manifest.meta.pop("error", None)
+    manifest.update(status="complete", seconds=elapsed())
     if counts is not None and not complete:
         # counted as the shards were played: summarize() need not read the tables again
-        meta["summary"] = counts
-    store.write_json(meta, "run.json")
-    return str(out) if "://" in str(out) else Path(out)
+        manifest.update(summary=counts)
+    manifest.flush(force=True)
+    if counts is None or complete:
+        # resumed (or played on a cluster): the counts of the whole run, from its tables
+        tables = load(store.url)
+        manifest.update(
+            summary=summary_counts(
+                tables["hands"], tables.get("matches"), rules.preset.family, rules.n_players
+            )
+        )
+        manifest.flush(force=True)
+    return None
 
 
-SUMMARY_COLUMNS = (
-    "bidder",
-    "dealer",
-    "calls",  # forced bids; Baloot: a Kawesh hand (RULES.md 3.2.7) is counted apart from the void ones
-    "malzoom",
-    "contract",
-    "made",
-    "points_team0",
-    "points_team1",
-    "mode",
-    "kaboot_team",
-    "gahwa",
-    "forced_joker",
-)
-
-
-def _shard_counts(tables: dict[str, pa.Table], family: str, n_seats: int) -> Summary:
-    """The summary counts of one shard's tables (see :func:`summary_counts`)."""
-    hands = tables["hands"]
-    hands = hands.select([c for c in SUMMARY_COLUMNS if c in hands.column_names])
-    matches = tables.get("matches")
-    frame = pl.from_arrow(matches.select(["n_hands", "reason"])) if matches is not None else None
-    return summary_counts(pl.from_arrow(hands), frame, family, n_seats)  # type: ignore[arg-type]
+class RunFailed(ValueError):
+    """A run stopped by an error (a full disk, an unwritable folder): one line, and ``run.json``
+    says ``"status": "failed"`` with the reason; ``resume=True`` finishes the run."""
 
 
 def _run_shards(
@@ -559,45 +664,81 @@ def _run_shards(
     pending: Iterable[tuple[int, int, int]],
     workers: int,
     bar: Any,
+    manifest: Manifest,
 ) -> Summary:
     """Every worker thread plays, tabulates and writes whole shards in turn (the kernels, numpy
     and the parquet writer release the GIL), so the writing scales with the workers as the play
     does. Each holds one shard at a time (one more per worker waits, unstarted), so memory stays
-    flat, and ``pending`` is drawn from only as shards finish. The main thread only waits, so
-    Ctrl-C reaches it at once: the queued shards are cancelled, the running ones finish and are
-    written whole (``KeyboardInterrupt`` is re-raised after). Returns the summary counts."""
+    flat, and ``pending`` is drawn from only as shards finish. The main thread only waits (waking
+    every :data:`WAKE_SECONDS`), so Ctrl-C reaches it at once: the queued shards are cancelled,
+    the running ones given up at their next step (``KeyboardInterrupt`` is re-raised after). Each
+    finished shard is entered in ``manifest``. Returns the summary counts."""
     family, n_seats = spec.rules.preset.family, spec.rules.n_players
     # a searching shard moves the bar as it plays (per hand or match), the others when done
     stepwise = bar is not None and _searching(spec)
 
-    def run(shard: tuple[int, int, int]) -> tuple[int, Summary]:
+    stop = threading.Event()
+
+    def run(shard: tuple[int, int, int]) -> tuple[int, Summary, dict[str, Entry]]:
         k, start, size = shard
         step = bar.update if stepwise else None
-        tables = play_shard(spec, settings, start, size, 1, _rows_buffer(spec, size), step)
-        write_shard(store, spec, k, tables)
-        return size, _shard_counts(tables, family, n_seats)
+        buffer = _rows_buffer(spec, size)
+        tables = play_shard(spec, settings, start, size, 1, buffer, step, stop=stop)
+        # counted before the write: polars may raise KeyboardInterrupt in this thread after a
+        # Ctrl-C, and a shard once written must come back with its manifest entries
+        counts = _shard_counts(tables, family, n_seats)
+        _check_stop(stop)
+        return size, counts, write_shard(store, spec, k, tables)
 
     counts: Summary = {}
 
-    def done(future: Future[tuple[int, Summary]]) -> None:
-        size, part = future.result()
+    def done(future: Future[tuple[int, Summary, dict[str, Entry]]]) -> None:
+        size, part, entries = _result(future)
         merge_into(counts, part)
+        manifest.add(entries)
+        manifest.flush()
         if bar is not None and not stepwise:
             bar.update(size)
 
     pool = ThreadPoolExecutor(workers, thread_name_prefix="kout-sim-shard")
-    in_flight: deque[Future[tuple[int, Summary]]] = deque()
+    in_flight: deque[Future[tuple[int, Summary, dict[str, Entry]]]] = deque()
     try:
         for shard in pending:
             in_flight.append(pool.submit(run, shard))
             if len(in_flight) >= 2 * workers:
-                done(in_flight.popleft())
+                done(in_flight[0])
+                in_flight.popleft()
         while in_flight:
-            done(in_flight.popleft())
+            done(in_flight[0])  # popped once entered: a Ctrl-C while waiting keeps it listed
+            in_flight.popleft()
+    except BaseException:
+        # an error or Ctrl-C: the queued shards are dropped, the running ones given up at their
+        # next step (a fraction of a second); a shard already being written is written whole and
+        # entered in the manifest
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        for future in in_flight:
+            if not future.cancelled() and future.exception() is None:
+                manifest.add(future.result()[2])
+        raise
     finally:
-        # on an error or Ctrl-C: drop the queued shards, let the running ones finish writing
         pool.shutdown(wait=True, cancel_futures=True)
     return counts
+
+
+WAKE_SECONDS = 0.1
+"""How often the main thread wakes while it waits for a shard: a Ctrl-C (SIGINT) delivered to a
+worker thread is acted on by the main thread only when it runs, so it must not sleep for a whole
+shard."""
+
+
+def _result(future: Future[Any]) -> Any:
+    """``future.result()``, waking every :data:`WAKE_SECONDS` so that a Ctrl-C is seen at once."""
+    while True:
+        try:
+            return future.result(timeout=WAKE_SECONDS)
+        except TimeoutError:
+            continue
 
 
 def _check_scheduler(scheduler: str) -> None:
@@ -615,6 +756,7 @@ def _run_dask(
     settings: dict[str, Any],
     pending: Iterable[tuple[int, int, int]],
     bar: Any,
+    manifest: Manifest,
 ) -> None:
     """Every pending shard as one task on a Dask cluster; the workers write the files. Two tasks
     per worker thread are queued at a time (``pending`` is drawn from as they finish); Ctrl-C
@@ -649,8 +791,10 @@ def _run_dask(
         window = 2 * max(1, sum(client.nthreads().values()))
         running = as_completed([submit(s) for s in islice(shards, window)])
         for future in running:
-            done = future.result()
+            done, entries = future.result()
             queued.discard(future)
+            manifest.add(entries)
+            manifest.flush()
             if bar is not None:
                 bar.update(done)
             following = next(shards, None)
@@ -663,244 +807,3 @@ def _run_dask(
         client.close()
         if cluster is not None:
             cluster.close()
-
-
-def load(run: str | os.PathLike[str]) -> dict[str, pl.LazyFrame]:
-    """The tables of a run folder as polars LazyFrames: ``hands``, ``matches`` (match runs),
-    ``actions`` (runs with the actions table) and ``forks`` (``kout-sim forks`` folders)."""
-    store = Store(run)
-    if not store.exists("run.json"):
-        raise ValueError(f"{run} is not a run folder (no run.json)")
-    local = store.fs.protocol in ("file", ("file", "local"), "local") or "file" in store.fs.protocol
-    base = store.root if local else store.url.rstrip("/")
-    tables = {}
-    for name in ("hands", "matches", "actions", "forks"):
-        if store.exists(name) and store.fs.glob(store.path(name, "*.parquet")):
-            tables[name] = pl.scan_parquet(f"{base}/{name}/*.parquet")
-    return tables
-
-
-Summary = dict[str, dict[str, list[int]]]
-"""Additive counts behind :func:`summarize`: per table, a key (joined group values) -> counts."""
-
-SUMMARY_TABLES = {"kout": "bids", "baloot": "buys"}
-"""The table of bid counts in a summary, per family kind. Runs written before the summary showed
-the bidding team's net points hold ``contracts`` / ``modes`` instead: they are counted again."""
-
-
-def summary_counts(
-    hands: pl.DataFrame | pl.LazyFrame,
-    matches: pl.DataFrame | pl.LazyFrame | None,
-    family: str,
-    n_seats: int,
-) -> Summary:
-    """The counts :func:`summarize` prints, from the hands (and matches) of a run or of one shard.
-    Counts of shards add up to the counts of the run (:func:`merge_summaries`).
-
-    Per bid (Kout: forced or free, Malzoom, contract; Baloot: mode): hands, made (Baloot: failed),
-    the hands with a made/failed result, kaboots (Baloot), and the count, sum and sum of squares of
-    the bidding team's net points (``kout_sim.io.columns.hand_net_points``, the report's
-    ``net_points``: null for an Inzili, a forced joker lead or a Gahwa), from which the mean and its
-    interval follow."""
-    from ..io.columns import forced_bid, hand_net_points
-
-    net = hand_net_points(family).cast(pl.Int64)
-    points = [
-        net.count().cast(pl.Int64).alias("net_n"),
-        net.sum().cast(pl.Int64).alias("net_sum"),
-        (net * net).sum().cast(pl.Int64).alias("net_sq"),
-    ]
-    lazy = hands.lazy()
-    out: Summary = {}
-    if family == "baloot":
-        by = (
-            lazy.with_columns(
-                # RULES.md 3.2.7: a Kawesh hand is void; it is counted apart from the passed-out ones
-                pl.when(pl.col("calls").str.contains("kawesh"))
-                .then(pl.lit("kawesh"))
-                .otherwise(pl.col("mode").fill_null("void"))
-                .alias("mode")
-            )
-            .group_by("mode")
-            .agg(
-                pl.len().alias("n"),
-                (pl.col("made") == False).sum().cast(pl.Int64).alias("fails"),  # noqa: E712
-                pl.col("made").count().cast(pl.Int64).alias("fails_n"),
-                pl.col("kaboot_team").is_not_null().sum().cast(pl.Int64).alias("kaboot"),
-                *points,
-            )
-            .collect()
-        )
-        out["buys"] = {row[0]: [int(v) for v in row[1:]] for row in by.iter_rows()}
-    else:
-        by = (
-            lazy.with_columns(forced_bid(n_seats, family).alias("forced"))
-            .group_by("forced", "malzoom", "contract")
-            .agg(
-                pl.len().alias("n"),
-                pl.col("made").sum().cast(pl.Int64).alias("made_k"),
-                pl.col("made").count().cast(pl.Int64).alias("made_n"),
-                *points,
-            )
-            .collect()
-        )
-        out["bids"] = {
-            f"{int(row[0])}:{int(row[1])}:{row[2]}": [int(v) for v in row[3:]]
-            for row in by.iter_rows()
-        }
-    if matches is not None:
-        m = matches.lazy()
-        lengths = m.group_by("n_hands").len().collect()
-        reasons = m.group_by("reason").len().collect()
-        out["n_hands"] = {str(k): [int(v)] for k, v in lengths.iter_rows()}
-        out["reasons"] = {str(k): [int(v)] for k, v in reasons.iter_rows()}
-    return out
-
-
-def merge_into(total: Summary, part: Summary) -> None:
-    """Add the counts of ``part`` to ``total``."""
-    for table, groups in part.items():
-        into = total.setdefault(table, {})
-        for key, counts in groups.items():
-            into[key] = [a + b for a, b in zip(into.get(key, [0] * len(counts)), counts)]
-
-
-def merge_summaries(parts: list[Summary]) -> Summary:
-    """The counts of several shards added up."""
-    total: Summary = {}
-    for part in parts:
-        merge_into(total, part)
-    return total
-
-
-def summarize(run: str | os.PathLike[str]) -> str:
-    """A short text summary of a run: bid success by contract (Baloot: modes) with the bidding
-    team's net points, and match lengths and endings. Read from the counts the run recorded in
-    ``run.json`` as it played, or (a run resumed, played on a Dask cluster or written by an older
-    version) computed from its tables."""
-    meta = Store(run).read_json("run.json")
-    family = meta.get("family") or get_rules(meta["preset"]).preset.family
-    kind = "baloot" if family == "baloot" else "kout"
-    counts: Summary | None = meta.get("summary")
-    if counts is None or SUMMARY_TABLES[kind] not in counts:
-        tables = load(run)
-        n_seats = get_rules(meta["preset"], meta.get("options")).n_players
-        counts = summary_counts(tables["hands"], tables.get("matches"), family, n_seats)
-    return format_summary({**meta, "family": family}, counts, str(run))
-
-
-def _mean_ci(n: int, total: int, squares: int) -> tuple[float, float, float] | None:
-    """Mean and normal 95% interval of values given by their count, sum and sum of squares (the
-    formula of ``analyses._common.mean_columns``)."""
-    if n < 1:
-        return None
-    mean = total / n
-    if n < 2:
-        return mean, float("nan"), float("nan")
-    variance = max(0.0, (squares - total * total / n) / (n - 1))
-    half = 1.96 * (variance / n) ** 0.5
-    return mean, mean - half, mean + half
-
-
-def _points_text(n: int, total: int, squares: int) -> str:
-    ci = _mean_ci(n, total, squares)
-    if ci is None:
-        return f"{'-':>8} {'':>15}"
-    mean, low, high = ci
-    interval = "" if low != low else f"{low:+.2f}..{high:+.2f}"
-    return f"{mean:>+8.2f} {interval:>15}"
-
-
-def _rate_text(k: int, n: int) -> str:
-    if n < 1:
-        return f"{'-':>7} {'':>13}"
-    low, high = wilson(k, n)
-    return f"{k / n:>7.1%} {f'{low:.1%}-{high:.1%}':>13}"
-
-
-def format_summary(meta: dict[str, Any], counts: Summary, run: str) -> str:
-    """The text of :func:`summarize` from the run's settings and counts."""
-    family = meta.get("family", "")
-    groups = counts.get(SUMMARY_TABLES["baloot" if family == "baloot" else "kout"], {})
-    total = sum(c[0] for c in groups.values())
-    lines = [
-        f"run {run}: preset {meta['preset']}, seed {meta['seed']}, {total:,} hands "
-        f"in {meta['seconds']} s",
-        f"players {' | '.join(dict.fromkeys(meta['players']))}",
-        "",
-    ]
-    points_header = f"{'net pts':>8} {'95% CI':>15}"
-    if family == "baloot":
-        lines += [
-            "modes bought (buyer fails, kaboot: rates with 95% Wilson intervals; net pts: the "
-            "buyer team's points minus the other team's, a hand)",
-            f"{'mode':>8} {'hands':>10} {'share':>7} {'buyer fails':>12} {'95% CI':>13} "
-            f"{'kaboot':>7} {points_header}",
-        ]
-        for mode in sorted(groups):
-            n, fails, fails_n, kaboot, net_n, net_sum, net_sq = groups[mode]
-            lines.append(
-                f"{mode:>8} {n:>10,} {n / total:>7.1%} {_rate_text(fails, fails_n):>26} "
-                f"{kaboot / n:>7.1%} {_points_text(net_n, net_sum, net_sq)}"
-            )
-    else:
-        rows = []
-        for key, c in groups.items():
-            forced, malzoom, contract = key.split(":")
-            if forced == "1":
-                label = f"{contract} Malzoom" if malzoom == "1" else f"{contract} forced"
-            else:
-                label = contract
-            rows.append((forced == "1", int(contract), label, c))  # free bids first
-        lines += [
-            "bid success by contract, and the bidding team's net points a hand (its points minus "
-            "the other team's), with 95% intervals",
-            f"{'contract':>10} {'hands':>10} {'share':>7} {'made':>7} {'95% CI':>13} "
-            f"{points_header}",
-        ]
-        shown_forced = False
-        for is_forced, _, label, c in sorted(rows):
-            if is_forced and not shown_forced:
-                lines.append(
-                    "forced: the dealer's bid after every other seat passed (RULES.md 1.3, 2.3)"
-                )
-                shown_forced = True
-            n, made, made_n, net_n, net_sum, net_sq = c
-            lines.append(
-                f"{label:>10} {n:>10,} {n / total:>7.1%} {_rate_text(made, made_n)} "
-                f"{_points_text(net_n, net_sum, net_sq)}"
-            )
-        if family == "kout_bh":
-            lines.append(
-                "an Inzili (8) wins or loses the match at once and a forced joker lead loses it: "
-                "no net points (RULES.md 2.8, 2.10)"
-            )
-    if "n_hands" in counts:
-        lengths = sorted((int(k), c[0]) for k, c in counts["n_hands"].items())
-        n_matches = sum(c for _, c in lengths)
-        mean = sum(k * c for k, c in lengths) / n_matches
-        lines += [
-            "",
-            f"{n_matches:,} matches, mean {mean:.2f} hands per match "
-            f"(median {_median(lengths, n_matches):.0f}, max {lengths[-1][0]})",
-            "match endings: "
-            + ", ".join(
-                f"{reason} {c[0] / n_matches:.1%}"
-                for reason, c in sorted(counts["reasons"].items())
-            ),
-        ]
-    return "\n".join(lines)
-
-
-def _median(histogram: list[tuple[int, int]], n: int) -> float:
-    """The median of the values of a sorted (value, count) histogram of ``n`` values."""
-
-    def nth(i: int) -> int:
-        seen = 0
-        for value, c in histogram:
-            seen += c
-            if i < seen:
-                return value
-        return histogram[-1][0]
-
-    return (nth((n - 1) // 2) + nth(n // 2)) / 2

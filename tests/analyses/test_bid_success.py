@@ -168,3 +168,45 @@ def test_missing_run_columns_are_named(kout_run: Path) -> None:
     from analyses._common import with_run_columns
 
     assert bs.by_contract(with_run_columns(raw, "kout_bo_4"))["rows"].sum() == len(raw)
+
+
+def test_guide_ranges_pool_consecutive_buckets_with_the_same_best_bid(kout_run: Path) -> None:
+    """A range spans guide buckets that follow each other with one best bid; its numbers are those
+    of the pooled hands (counts add up over the buckets of the range)."""
+    hands = hands_of(kout_run)
+    ev = bs.expected_points(hands)
+    guide = bs.bid_guide(ev, min_n=20)
+    ranges = bs.guide_ranges(hands, guide, min_n=20)
+    assert ranges.height > 0
+    best = dict(zip(guide["strength_bucket"].to_list(), guide["best_bid"].to_list()))
+    covered: list[int] = []
+    previous_bid = None
+    for r in ranges.iter_rows(named=True):
+        inside = [b for b in best if r["from_bucket"] <= b <= r["to_bucket"]]
+        assert inside[0] == r["from_bucket"] and inside[-1] == r["to_bucket"]
+        assert len({best[b] for b in inside}) == 1 and best[inside[0]] != previous_bid
+        previous_bid = best[inside[0]]
+        covered += inside
+        pooled = ev.filter(
+            pl.col("strength_bucket").is_between(r["from_bucket"], r["to_bucket"])
+            & (pl.col("bid") == r["best_bid"])
+        )
+        assert r["n"] == pooled["n"].sum() and r["made_k"] == pooled["made_k"].sum()
+        assert r["separated"] == (r["runner_up"] is not None and r["low"] > r["runner_up_high"])
+    assert covered == sorted(best)
+
+
+def test_contract_results_share_made_and_points(kout_run: Path) -> None:
+    hands = hands_of(kout_run)
+    table = bs.contract_results(hands)
+    prepared = bs.prepare(hands).collect()
+    assert table["rows"].sum() == prepared.height and (table["share_n"] == prepared.height).all()
+    for r in table.iter_rows(named=True):
+        sel = prepared.filter((pl.col("bid") == r["bid"]) & (pl.col("forced") == r["forced"]))
+        assert (r["share_k"], r["made_n"], r["made_k"]) == (
+            sel.height,
+            sel.height,
+            sel["made"].sum(),
+        )
+        assert r["points_mean"] == pytest.approx(sel["net_points"].mean())
+    assert [bs.bid_rank(b) for b in table["bid"]] == sorted(bs.bid_rank(b) for b in table["bid"])

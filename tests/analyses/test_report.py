@@ -17,8 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 import kout_sim
+from analyses import baloot_modes, bid_success, joker_lead, match_length, seats, studies
 from analyses import report as rp
-from analyses import studies
+from analyses.commands import shown_path, with_out
+from analyses.section import MIN_N, ReportInput, Section, Table, expand
 from kout_sim.cli import main
 
 Z = 1.96
@@ -128,7 +130,7 @@ def test_bid_guide_recomputed(kout_report: tuple[str, dict[str, Any], Path], kou
         means = {}
         for bid in range(5, 10):
             sel = free & (h["bucket"] == r["strength_bucket"]) & (h["contract"] == bid)
-            if sel.sum() >= rp.MIN_N:
+            if sel.sum() >= MIN_N:
                 means[str(bid)] = (h["net"][sel].mean(), int(sel.sum()), sel)
         best = max(means, key=lambda b: means[b][0])
         assert r["best_bid"] == best and r["candidates"] == len(means)
@@ -145,7 +147,7 @@ def test_bid_guide_recomputed(kout_report: tuple[str, dict[str, Any], Path], kou
         cands = {
             b: h["net"][in_range & (h["contract"] == b)]
             for b in range(5, 10)
-            if (in_range & (h["contract"] == b)).sum() >= rp.MIN_N
+            if (in_range & (h["contract"] == b)).sum() >= MIN_N
         }
         best = max(cands, key=lambda b: cands[b].mean())
         assert r["best_bid"] == str(best) and r["n"] == len(cands[best])
@@ -288,20 +290,19 @@ def test_other_runs_are_passed_through_to_new_sections(kout_run: Path, tmp_path:
     pl.DataFrame({"x": [1, 2, 3]}).write_parquet(other / "forks" / "part-00000.parquet")
     (other / "run.json").write_text(json.dumps({"preset": "kout_bo_4", "kind": "fork"}))
 
-    def fork_section(inp: rp.ReportInput) -> rp.Section | None:
+    def fork_section(inp: ReportInput) -> Section | None:
         runs = [r for r in inp.other_runs if r.kind == "fork"]
         if not runs:
             return None
         total = int(runs[0].tables["forks"].select(pl.col("x").sum()).collect().item())
-        sec = rp.Section("fork", "Forks", findings=[f"sum {total}"])
-        sec.blocks.append(rp.Table("t", "caption", pl.DataFrame({"total": [total]}), []))
+        sec = Section("fork", "Forks", findings=[f"sum {total}"])
+        sec.blocks.append(Table("t", "caption", pl.DataFrame({"total": [total]}), []))
         return sec
 
-    rp.SECTIONS.append(fork_section)
-    try:
-        report = rp.write_report([kout_run, other], tmp_path / "r.html")
-    finally:
-        rp.SECTIONS.remove(fork_section)
+    report = rp.write_report(
+        [kout_run, other], tmp_path / "r.html", sections=(*rp.SECTIONS, fork_section)
+    )
+    assert fork_section not in rp.SECTIONS  # the report's own list is left as it was
     assert [r.kind for r in report.inp.other_runs] == ["fork"]
     data = blob((tmp_path / "r.html").read_text())
     assert data["sections"]["fork"]["tables"]["t"]["rows"] == [{"total": 6}]
@@ -310,11 +311,11 @@ def test_other_runs_are_passed_through_to_new_sections(kout_run: Path, tmp_path:
 
 def test_paths_are_shown_relative_never_absolute(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(tmp_path)
-    assert rp.shown_path("data/studies/x/../y") == "data/studies/y"
-    assert rp.shown_path(tmp_path / "data" / "run") == "data/run"  # inside the current folder
-    assert rp.shown_path("/elsewhere/runs/bids") == "bids"  # outside: by its name
+    assert shown_path("data/studies/x/../y") == "data/studies/y"
+    assert shown_path(tmp_path / "data" / "run") == "data/run"  # inside the current folder
+    assert shown_path("/elsewhere/runs/bids") == "bids"  # outside: by its name
     command = "kout-sim forks --hands 5 --out /home/me/forks"
-    assert rp.with_out(command, "forks") == "kout-sim forks --hands 5 --out forks"
+    assert with_out(command, "forks") == "kout-sim forks --hands 5 --out forks"
 
 
 def test_study_folder_expands_to_its_runs(tmp_path: Path):
@@ -360,10 +361,10 @@ def test_study_folder_expands_to_its_runs(tmp_path: Path):
         command = "forks" if entry["kind"] == "joker_forks" else "simulate"
         assert entry["command"].startswith(f"kout-sim {command} --preset kout_bo_4")
         assert entry["command"].endswith(f"--out {folder / entry['path']}")
-    runs, found = rp.expand([folder])
+    runs, found = expand([folder])
     assert [r.folder for r in runs] == [folder / p for p in paths]
     assert [r.shown for r in runs] == [f"study/{p}" for p in paths]
-    assert found[0]["command"] == rp.with_out(meta["command"], "study")
+    assert found[0]["command"] == with_out(meta["command"], "study")
     assert found[0]["command"].endswith("--out study") and found[0]["folder"] == "study"
     report = rp.write_report([folder], folder / "report.html")
     data = blob((folder / "report.html").read_text())
@@ -380,3 +381,61 @@ def test_hand_runs_of_different_players_are_not_pooled(kout_run: Path, tmp_path:
     )
     with pytest.raises(ValueError, match="differ in players or options"):
         rp.write_report([kout_run, other], tmp_path / "r.html")
+
+
+def test_the_sections_are_an_explicit_list_each_beside_its_analysis() -> None:
+    """The report shows the sections of SECTIONS in that order, each defined in the module of its
+    analysis; importing a module registers nothing."""
+    assert (
+        bid_success.bid_success_section,
+        bid_success.bid_guide_section,
+        match_length.match_length_section,
+        baloot_modes.baloot_modes_section,
+        seats.seats_section,
+        joker_lead.joker_section,
+    ) == rp.SECTIONS
+    assert [f.__module__ for f in rp.SECTIONS] == [
+        "analyses.bid_success",
+        "analyses.bid_success",
+        "analyses.match_length",
+        "analyses.baloot_modes",
+        "analyses.seats",
+        "analyses.joker_lead",
+    ]
+    assert isinstance(rp.SECTIONS, tuple)
+
+
+def test_the_report_guide_is_bid_success_bid_guide(
+    kout_report: tuple[str, dict[str, Any], Path], kout_run: Path
+):
+    """Every number of the report's bid guide is the one bid_success.bid_guide and
+    bid_success.guide_ranges give for the same hands (no second computation in the report)."""
+    _, data, _ = kout_report
+    hands = ReportInput.from_runs(expand([kout_run])[0]).bid_hands()
+    assert hands is not None
+    ev = bid_success.expected_points(hands[0])
+    guide = bid_success.bid_guide(ev, min_n=MIN_N)
+    shown = rows(data, "bid_guide", "guide")
+    assert len(shown) == guide.height
+    for r, g in zip(shown, guide.iter_rows(named=True)):
+        assert same_row(r, {k: v for k, v in g.items() if k != "preset"})
+    ranges = bid_success.guide_ranges(hands[0], guide, min_n=MIN_N)
+    shown = rows(data, "bid_guide", "guide_ranges")
+    assert len(shown) == ranges.height
+    for r, g in zip(shown, ranges.iter_rows(named=True)):
+        assert same_row(
+            {k: v for k, v in r.items() if k != "strength"},
+            {k: v for k, v in g.items() if k != "preset"},
+        )
+        assert r["strength"] == bid_success.strength_label(
+            r["from_bucket"], r["to_bucket"], "kout_bo"
+        )
+
+
+def same_row(shown: dict[str, Any], computed: dict[str, Any]) -> bool:
+    """The same columns, the same values (floats to rounding: polars may sum a group in another
+    order from one call to the next)."""
+    return set(shown) == set(computed) and all(
+        shown[k] == pytest.approx(v, rel=1e-12) if isinstance(v, float) else shown[k] == v
+        for k, v in computed.items()
+    )

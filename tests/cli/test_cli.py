@@ -86,6 +86,14 @@ def test_simulate_hands_mode(tmp_path: Path) -> None:
         (["study", "bids", "--preset", "kout_bo_4", "--seed", str(2**63 - 2)], "seed + 3"),
         (["study", "bids", "--preset", "kout_bo_4", "--hands", "1e12"], "hands must be at most"),
         (["bench", "--hands", "1e9"], "hands must be an integer in 1..20,000,000"),
+        # every integer option is bounded: no traceback, no wrapped column, no endless match
+        (["simulate", "--option", f"target={2**63}"], "valid: a positive integer up to 1,000"),
+        (["simulate", "--option", "target=40000"], "valid: a positive integer up to 1,000"),
+        (["simulate", "--preset", "baloot", "--option", "target=2147483648"], "up to 1,000"),
+        (["bench", "--seed", str(2**64)], "seed must be at most 2^63 - 1"),
+        (["bench", "--solver", "--seed", str(2**64)], "seed must be at most 2^63 - 1"),
+        (["bench", "--solver", "--deals", "0"], "deals must be an integer in 1..1,000,000"),
+        (["bench", "--repeats", str(2**70)], "repeats must be an integer in 1..1,000"),
         # usage errors are one line too
         (
             ["simulate", "--hands", "abc"],
@@ -130,6 +138,14 @@ def test_existing_output_folder_needs_overwrite(tmp_path: Path) -> None:
     code, _, stderr = _run("simulate", "--matches", "11", "--out", str(out), "--resume")
     assert code == 2 and "count=10" in stderr
     assert _run("simulate", "--matches", "10", "--out", str(out), "--overwrite")[0] == 0
+
+
+def test_replay_of_a_file_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
+    record = tmp_path / "record.json"
+    record.write_bytes(b'{"rules": "kout_bo_4", "dealer": \xff}')
+    code, stdout, stderr = _run("replay", str(record))
+    assert code == 2 and stderr.startswith(f"error: cannot read {record}: ")
+    assert "utf-8" in stderr and stderr.count("\n") == 1 and "Traceback" not in stderr + stdout
 
 
 def test_bench_json_has_the_contract_fields() -> None:

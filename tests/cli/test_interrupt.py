@@ -3,12 +3,15 @@ whole, the command says how to finish the run, and --resume then gives every row
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 import kout_sim
 
@@ -66,3 +69,38 @@ def test_ctrl_c_cancels_the_queued_shards_and_prints_how_to_resume(tmp_path: Pat
         a = kout_sim.load(out)[table].collect().sort("match", *(["hand"] * (table == "hands")))
         b = kout_sim.load(whole)[table].collect().sort("match", *(["hand"] * (table == "hands")))
         assert a.equals(b)
+
+
+def _parts(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*.parquet"))}
+
+
+@pytest.mark.slow
+def test_three_sigkills_then_resume_give_the_files_of_a_run_never_interrupted(
+    tmp_path: Path,
+) -> None:
+    args = ["simulate", "--players", "random", "--matches", "600", "--seed", "4", "--workers", "2"]
+    whole = tmp_path / "whole"
+    child = _child(*args, "--out", str(whole))
+    child.communicate(timeout=300)
+    assert child.returncode == 0
+    out = tmp_path / "run"
+    for kill in range(3):
+        extra = ["--resume"] * (kill > 0)
+        child = _child(*args, "--out", str(out), *extra)
+        deadline = time.monotonic() + 120
+        # killed once a few more shards than before are in place (each kill leaves a stale lock,
+        # maybe a temporary file, and shards not yet entered in run.json's manifest)
+        while len(list(out.glob("matches/part-*.parquet"))) < 3 * (kill + 1):
+            assert time.monotonic() < deadline and child.poll() is None
+            time.sleep(0.02)
+        child.send_signal(signal.SIGKILL)
+        child.communicate(timeout=60)
+        assert (out / ".lock").exists()
+    finish = _child(*args, "--out", str(out), "--resume")
+    _, err = finish.communicate(timeout=300)
+    assert finish.returncode == 0, err
+    assert _parts(out) == _parts(whole)
+    meta, want = (json.loads((f / "run.json").read_text()) for f in (out, whole))
+    assert meta["shards"] == want["shards"] and meta["summary"] == want["summary"]
+    assert not (out / ".lock").exists() and not list(out.rglob(".*tmp*"))

@@ -4,7 +4,7 @@ import pytest
 
 from kout_sim.engine.layout import BALOOT_CALL_NAMES
 
-from ._diff import compare_hands, compare_matches
+from ._diff import compare_free_hands, compare_free_matches, compare_hands, compare_matches
 
 PRESETS = ["kout_bo_4", "kout_bo_6", "kout_bh_4", "kout_bh_6", "baloot"]
 BALOOT_EVENTS = (
@@ -103,3 +103,41 @@ def test_random_matches_agree_other_target(preset: str) -> None:
 @pytest.mark.parametrize("preset", PRESETS)
 def test_one_million_random_hands_agree(preset: str) -> None:
     compare_hands(preset, 1_000_000, seed=2026)
+
+
+# ---- positions made without numba: Python deals, draws the first dealer and chooses -------------
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_free_random_hands_agree(preset: str) -> None:
+    n_actions = compare_free_hands(preset, 1_000, seed=21)
+    assert n_actions > 1_000 * 10
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_free_random_matches_agree(preset: str) -> None:
+    # RULES.md 1.2 / 2.2: the reference's own low draw picks the first dealer (Baloot: random)
+    assert compare_free_matches(preset, 60, seed=22) > 60
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        ("kout_bo_4", {"joker_lead_scope": "anyone", "play_all_tricks": "true"}),
+        ("kout_bo_6", {"play_all_tricks": True, "target": "51", "first_dealer": "random"}),
+        ("kout_bh_4", {"target": 26, "first_dealer": 2}),
+        ("baloot", {"profile": "kammelna"}),
+        ("baloot", {"profile": "kammelna", "kawesh": False, "mercy": "none", "tie": "split"}),
+    ],
+    ids=["bo4-anyone-all", "bo6-all-51", "bh4-26", "kammelna", "kammelna-mixed"],
+)
+def test_free_games_agree_with_options(preset: str, options: dict) -> None:
+    # the options as a record or a command line gives them; each side resolves them itself
+    assert compare_free_hands(preset, 400, seed=23, options=options) > 400 * 10
+    assert compare_free_matches(preset, 15, seed=24, options=options) > 15
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESETS)
+def test_many_free_random_hands_agree(preset: str) -> None:
+    compare_free_hands(preset, 100_000, seed=2027)

@@ -1,13 +1,17 @@
-"""Golden playthroughs: a seeded game per preset written out as text and diffed.
+"""Golden playthroughs: seeded games per preset written out as text and compared exactly.
 
-Any change of behaviour (rules, random streams, dealing, the random player) changes these files.
-When a change is intended, regenerate them with ``python tests/golden/test_golden.py`` and review the
-diff like any other.
+Two kinds: the first three hands of the random stream of each preset (``<preset>.txt``), and one
+whole match per preset and player kind with the legal set at every decision
+(``playthroughs/<preset>.<kind>.txt``, see :mod:`tests.golden.playthrough`).
+
+Any change of behaviour (rules, random streams, dealing, a player) changes these files. When a
+change is intended, regenerate them with ``python -m tests.golden.regen`` and review the diff like
+any other.
 """
 
 from __future__ import annotations
 
-import sys
+import re
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +23,8 @@ from kout_sim.engine import layout as L
 from kout_sim.engine.step import NumbaHand, decode_action
 from kout_sim.engine.tables import tables_of
 from kout_sim.rules import get_rules, preset_names
+
+from . import playthrough as PT
 
 HERE = Path(__file__).parent
 SEED = 20261130
@@ -56,7 +62,23 @@ def test_golden_playthrough(preset: str) -> None:
     assert playthrough(preset) == expected
 
 
-if __name__ == "__main__":  # regenerate
-    for name in preset_names():
-        (HERE / f"{name}.txt").write_text(playthrough(name))
-        print(f"wrote {name}.txt", file=sys.stderr)
+def test_every_preset_has_a_whole_match_golden_for_every_player_kind() -> None:
+    assert set(PT.KINDS) == {"random", "heuristic", "ismcts"}
+    assert set(PT.OPTIONS) == set(preset_names())
+    present = set(PT.DIR.glob("*.txt"))
+    missing = [p.name for p in PT.expected_files() if p not in present]
+    stray = [p.name for p in present - set(PT.expected_files())]
+    assert not missing and not stray, (missing, stray)
+
+
+@pytest.mark.parametrize("kind", list(PT.KINDS))
+@pytest.mark.parametrize("preset", preset_names())
+def test_golden_match_playthrough(preset: str, kind: str) -> None:
+    expected = PT.path_of(preset, kind).read_text()
+    got = PT.match_playthrough(preset, kind)
+    assert got == expected
+    # a whole match: several hands, a legal set at every decision, and the end of the match
+    assert got.count("\nhand ") >= 2 and "\nmatch over: winner team " in got
+    decisions = re.findall(r"^  \d+: .+\n    legal (.+) -> (\S+)$", got, re.MULTILINE)
+    assert len(decisions) == len(re.findall(r"^  \d+: ", got, re.MULTILINE)) >= 20
+    assert all(action in legal.split() for legal, action in decisions)

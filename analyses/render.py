@@ -1,0 +1,211 @@
+"""The report as a page: the machine-readable content (:func:`report_data`, embedded as JSON) and
+one self-contained HTML page (:func:`render_html`: the CSS inline, figures as PNG ``data:`` URIs,
+no external resource)."""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+from typing import Any
+
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
+
+from .commands import short_player
+from .section import Block, Paragraph, Report, Run, Table, count, jsonable, records
+
+DPI = 72
+"""Resolution of the inline figures (kept low: the report stays small)."""
+
+
+def run_metadata(run: Run) -> dict[str, Any]:
+    """What the report states about a run (from its ``run.json``), and its command."""
+    s = run.settings
+    family = str(s.get("family", ""))
+    return {
+        "folder": run.shown,
+        "kind": run.kind,
+        "study": run.study,
+        "preset": s.get("preset"),
+        "options": s.get("options", {}),
+        "players": s.get("players", []),
+        "players_short": [short_player(p, family) for p in s.get("players", [])],
+        "seed": s.get("seed"),
+        "unit": s.get("unit"),
+        "count": s.get("count"),
+        "version": s.get("version"),
+        "git_revision": s.get("git_revision"),
+        "seconds": s.get("seconds"),
+        "command": run.command(),
+    }
+
+
+def report_data(report: Report) -> dict[str, Any]:
+    """The machine-readable content: ``{"preset", "title", "summary", "runs", "studies",
+    "commands", "sections": {key: {"title", "findings", "tables": {key: {"caption", "rows"}},
+    "data"}}}``; every number the page shows is in it."""
+    inp = report.inp
+    return jsonable(
+        {
+            "preset": inp.preset,
+            "family": inp.family,
+            "title": inp.title,
+            "summary": [f for s in report.sections for f in s.findings],
+            "runs": [run_metadata(r) for r in inp.runs],
+            "studies": [
+                {k: v for k, v in s.items() if k in ("name", "preset", "folder", "command")}
+                for s in inp.studies
+            ],
+            "commands": {
+                "runs": [r.command() for r in inp.runs],
+                "studies": [s.get("command") for s in inp.studies],
+                "report": report.command,
+            },
+            "sections": {
+                s.key: {
+                    "title": s.title,
+                    "findings": s.findings,
+                    "tables": {
+                        t.key: {"caption": t.caption, "rows": records(t.frame)}
+                        for t in s.tables().values()
+                    },
+                    "data": s.data,
+                }
+                for s in report.sections
+            },
+        }
+    )
+
+
+def figure_png(fig: Figure) -> str:
+    """A figure as a base64 PNG (the figure is closed)."""
+    buf = io.BytesIO()
+    try:
+        fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
+    finally:
+        plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+CSS = """
+body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1100px;margin:2em auto;
+padding:0 1em;color:#222;line-height:1.45}
+h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
+table{border-collapse:collapse;margin:.6em 0 1.4em;font-size:.85em}
+th,td{border:1px solid #ddd;padding:.25em .55em;text-align:right;vertical-align:top}
+th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
+caption{caption-side:top;text-align:left;font-size:.95em;color:#444;padding:.3em 0}
+.summary li{margin:.35em 0}img{max-width:100%}figure{margin:1em 0}
+figcaption{font-size:.85em;color:#555}code,pre{background:#f6f6f6;font-size:.85em}
+pre{padding:.6em;overflow-x:auto;white-space:pre-wrap}
+details summary{cursor:pointer;color:#444}
+"""
+
+
+def _esc(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _table_html(t: Table) -> str:
+    head = "".join(f"<th>{_esc(c.label)}</th>" for c in t.columns)
+    body = []
+    for row in t.frame.iter_rows(named=True):
+        body.append(
+            "<tr>" + "".join(f"<td>{_esc(c.render(row))}</td>" for c in t.columns) + "</tr>"
+        )
+    return (
+        f'<table id="{_esc(t.key)}"><caption>{_esc(t.caption)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def _block_html(block: Block) -> str:
+    if isinstance(block, Paragraph):
+        return f"<p>{_esc(block.text)}</p>"
+    if isinstance(block, Table):
+        if block.frame.height > 40:
+            return (
+                f"<details><summary>{_esc(block.caption)} ({block.frame.height} rows)</summary>"
+                f"{_table_html(block)}</details>"
+            )
+        return _table_html(block)
+    png = figure_png(block.figure)
+    return (
+        f'<figure><img alt="{_esc(block.caption)}" src="data:image/png;base64,{png}">'
+        f"<figcaption>{_esc(block.caption)}</figcaption></figure>"
+    )
+
+
+def render_html(report: Report) -> str:
+    """The report as one self-contained HTML page (no external resources)."""
+    inp = report.inp
+    data = report_data(report)
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_esc(inp.title)}</title><style>{CSS}</style></head><body>",
+        f"<h1>{_esc(inp.title)}</h1>",
+        f"<p>Preset <code>{_esc(inp.preset)}</code>; {len(inp.runs)} run"
+        f"{'s' if len(inp.runs) != 1 else ''}. Every rate is shown with its count and a 95% Wilson "
+        "interval, every mean with its count and a 95% normal interval. The numbers describe the "
+        "simulated players named under 'Runs', not human play, and are reproduced exactly by the "
+        "commands listed there.</p>",
+        '<h2 id="summary">Summary</h2><ul class="summary">',
+    ]
+    for sec in report.sections:
+        for finding in sec.findings:
+            parts.append(
+                f'<li>{_esc(finding)} <a href="#{_esc(sec.key)}">[{_esc(sec.title)}]</a></li>'
+            )
+    if not any(s.findings for s in report.sections):
+        parts.append("<li>No section had data to report.</li>")
+    parts.append("</ul>")
+    for sec in report.sections:
+        parts.append(f'<h2 id="{_esc(sec.key)}">{_esc(sec.title)}</h2>')
+        parts.extend(_block_html(b) for b in sec.blocks)
+    parts.append('<h2 id="runs">Runs and how to reproduce them</h2>')
+    for study in inp.studies:
+        if study.get("command"):
+            parts.append(
+                f"<p>Study <code>{_esc(study.get('name'))}</code> in "
+                f"<code>{_esc(study.get('folder'))}</code>, made by:</p>"
+                f"<pre>{_esc(study['command'])}</pre>"
+            )
+    for meta in data["runs"]:
+        options = ", ".join(f"{k}={v}" for k, v in sorted(meta["options"].items()))
+        players = " / ".join(dict.fromkeys(meta["players_short"]))
+        parts.append(
+            f"<h3>{_esc(meta['folder'])}</h3><table><tbody>"
+            + "".join(
+                f"<tr><th>{_esc(k)}</th><td>{_esc(v)}</td></tr>"
+                for k, v in (
+                    ("kind", meta["kind"]),
+                    ("study", meta["study"] or ""),
+                    ("preset", meta["preset"]),
+                    ("options", options),
+                    ("players (non-default parameters)", players),
+                    ("seed", meta["seed"]),
+                    (meta["unit"] or "count", count(meta["count"])),
+                    ("version", meta["version"]),
+                    ("git revision", meta["git_revision"] or "unknown"),
+                    ("seconds", meta["seconds"]),
+                )
+            )
+            + "</tbody></table>"
+        )
+        if meta["command"]:
+            parts.append(f"<pre>{_esc(meta['command'])}</pre>")
+        parts.append(
+            "<details><summary>players of every seat, every parameter</summary><pre>"
+            + _esc("\n".join(meta["players"]))
+            + "</pre></details>"
+        )
+    if report.command:
+        parts.append(f"<p>This report:</p><pre>{_esc(report.command)}</pre>")
+    blob = json.dumps(data, allow_nan=False, separators=(",", ":")).replace("</", "<\\/")
+    parts.append(f'<script type="application/json" id="report-data">{blob}</script>')
+    parts.append("</body></html>")
+    return "\n".join(parts)
