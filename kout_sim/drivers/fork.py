@@ -26,14 +26,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from numba import prange
 
 from ..engine._jit import (
     copy_into,
     highest_bit,
     jit_alloc,
     jit_leaf,
-    jit_parallel,
     popcount,
 )
 from ..engine.game import apply_action, legal_mask
@@ -66,7 +64,7 @@ from ..engine.layout import (
 )
 from ..engine.rng import seed_stream
 from ..players.policy import choose
-from .play import BLOCK, Context, context, deal_alone, new_lanes, play_hand
+from .play import Context, context, deal_alone, new_lanes, play_hand
 
 LANE_FORK = 2
 """Lane of fork ``k`` of a hand: ``LANE_FORK + k`` (lanes 0 and 1 are the deal and the play)."""
@@ -269,7 +267,7 @@ def _make_entries(family: int) -> tuple[Callable[..., None], Callable[..., int]]
     """The fork driver and the single-position entry with ``family`` frozen in (see
     ``play._family_kernels``); only the Kout family has jokers."""
 
-    @jit_parallel
+    @jit_alloc
     def forks_entry(
         P: np.ndarray,
         STR: np.ndarray,
@@ -281,13 +279,10 @@ def _make_entries(family: int) -> tuple[Callable[..., None], Callable[..., int]]
         counts: np.ndarray,
         lead_only: bool,
     ) -> None:
-        n_hands = out.shape[0]
-        n_blocks = (n_hands + BLOCK - 1) // BLOCK
-        for b in prange(n_blocks):
-            lo = b * BLOCK
-            hi = min(n_hands, lo + BLOCK)
-            ctx = context(P, STR, kinds, params)
-            _fork_block(ctx, seed, first, out, counts, lead_only, lo, hi, family)
+        # a plain entry point, not parallel=True: its callers split the hands over a thread pool
+        # (the GIL is released), and numba's parfor passes cost 60-70 s of compile here
+        ctx = context(P, STR, kinds, params)
+        _fork_block(ctx, seed, first, out, counts, lead_only, 0, out.shape[0], family)
 
     @jit_alloc
     def play_on_entry(
@@ -327,8 +322,8 @@ def fork_hands(
     """Fork the joker plays of ``len(out)`` independent Kout hands (see the module docstring).
 
     ``out`` is int64[n_hands, MAX_FORKS, F_SIZE]; ``counts`` (int64[n_hands]) receives the number of
-    forks of each hand, -1 if a policy chose an illegal action in the hand itself. Blocks of hands
-    run on numba's threads; records never depend on the split.
+    forks of each hand, -1 if a policy chose an illegal action in the hand itself. The kernel
+    releases the GIL (callers run chunks on threads); records never depend on the split.
     """
     _FORKS(P, STR, kinds, params, seed, first, out, counts, lead_only)
 

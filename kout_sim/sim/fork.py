@@ -17,7 +17,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 import polars as pl
 
@@ -76,12 +75,7 @@ def fork_records(
         size = min(FORK_CHUNK, first + n_hands - start)
         out = np.zeros((size, FK.MAX_FORKS, FK.F_SIZE), dtype=np.int64)
         counts = np.zeros(size, dtype=np.int64)
-        previous = numba.get_num_threads()
-        numba.set_num_threads(1)
-        try:
-            FK.fork_hands(P, STR, kinds, params, seed, start, out, counts, bool(lead_only))
-        finally:
-            numba.set_num_threads(previous)
+        FK.fork_hands(P, STR, kinds, params, seed, start, out, counts, bool(lead_only))
         if (counts < 0).any():
             raise RuntimeError("a policy chose an illegal action")
         used = np.arange(FK.MAX_FORKS)[None, :] < counts[:, None]
