@@ -26,6 +26,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from ._common import Frame, rate_table, with_wilson
@@ -154,7 +155,7 @@ def projects(hands: Frame) -> pl.DataFrame:
     )
 
 
-def _bars(ax: plt.Axes, table: pl.DataFrame, measures: list[str], human: bool) -> None:
+def _bars(ax: Axes, table: pl.DataFrame, measures: list[str], human: bool) -> None:
     width = 0.38
     x = np.arange(len(measures))
     for j, mode in enumerate(MODES):

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -36,7 +36,13 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-class Count(click.ParamType):
+if TYPE_CHECKING:
+    _IntParamType = click.ParamType[int]
+else:  # pyproject allows click>=8.1, whose ParamType is not subscriptable at run time
+    _IntParamType = click.ParamType
+
+
+class Count(_IntParamType):
     """A count of matches or hands: an integer, with ``_`` or ``,`` between digit groups or in
     exponent notation (``1e6``, ``2.5e5``) when that is a whole number. The range (1..10^10) is
     checked by the command, so Python callers get the same message."""
@@ -656,8 +662,8 @@ def forks(
     numbers after) and print the joker's paired value with its interval."""
     from analyses.joker_lead import joker_value, pairing_gain
 
+    from .io.read import load
     from .sim.fork import write_forks
-    from .sim.run import load
 
     lead_only = {"default": None, "lead": True, "any": False}[at]
     try:

@@ -278,7 +278,7 @@ def is_run_meta(meta: dict[str, Any] | None) -> bool:
     if meta is None:
         return False
     if "writer" in meta:
-        return meta["writer"] == WRITER
+        return bool(meta["writer"] == WRITER)
     return "preset" in meta and "version" in meta
 
 

@@ -27,7 +27,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import pyarrow as pa
@@ -463,6 +463,44 @@ def run_shard(
     """Play and write shard ``k`` (the task a Dask worker runs); its size and manifest entries."""
     tables = play_shard(spec, metadata, start, size, workers, _rows_buffer(spec, size))
     return size, write_shard(Store(url), spec, k, tables)
+
+
+@overload
+def simulate(
+    preset: str = "kout_bo_4",
+    *,
+    options: dict[str, Any] | None = None,
+    players: Players = "heuristic",
+    matches: int | None = None,
+    hands: int | None = None,
+    seed: int = 0,
+    out: Path | None = None,
+    workers: int | None = None,
+    actions: bool = False,
+    solve: bool = False,
+    scheduler: str | None = None,
+    overwrite: bool = False,
+    resume: bool = False,
+) -> Path: ...
+
+
+@overload
+def simulate(
+    preset: str = "kout_bo_4",
+    *,
+    options: dict[str, Any] | None = None,
+    players: Players = "heuristic",
+    matches: int | None = None,
+    hands: int | None = None,
+    seed: int = 0,
+    out: str | os.PathLike[str] | None = None,
+    workers: int | None = None,
+    actions: bool = False,
+    solve: bool = False,
+    scheduler: str | None = None,
+    overwrite: bool = False,
+    resume: bool = False,
+) -> Path | str: ...
 
 
 def simulate(

@@ -25,10 +25,17 @@ def forks_run(runs_root: Path) -> Path:
 def _clustered(values: np.ndarray, hands: np.ndarray) -> tuple[float, float]:
     """(mean, standard error clustered by hand), computed the long way."""
     mean = values.mean()
-    sums = {}
+    sums: dict[int, float] = {}
     for v, h in zip(values, hands):
         sums[h] = sums.get(h, 0.0) + (v - mean)
     return mean, float(np.sqrt(sum(s * s for s in sums.values())) / len(values))
+
+
+def _mean(column: pl.Series) -> float:
+    """The mean of a non-empty column, as a float."""
+    mean = column.cast(pl.Float64).mean()
+    assert isinstance(mean, float)
+    return mean
 
 
 def test_paired_value_is_the_mean_difference_with_a_clustered_interval(forks_run: Path) -> None:
@@ -76,9 +83,7 @@ def test_value_by_groups_partition_the_forks(forks_run: Path) -> None:
             (pl.col("contract") == row["contract"])
             & (pl.col("bidding_team") == (row["role"] == "bidding team"))
         )
-        expected = (
-            part["made_joker"].cast(pl.Float64).mean() - part["made_other"].cast(pl.Float64).mean()
-        )
+        expected = _mean(part["made_joker"]) - _mean(part["made_other"])
         assert row["diff"] == pytest.approx(expected)
     agree = jl.policy_agreement(raw)
     assert agree["n"].sum() == len(raw) and agree["k"].sum() == raw["chose_joker"].sum()
@@ -151,7 +156,12 @@ def test_figure_axes_number_tricks_from_1_and_show_whole_contracts(forks_run: Pa
     fig = jl.figure(raw, min_n=1)
     trick_ax, _, contract_ax = fig.axes
     assert trick_ax.get_xlabel() == "trick (1 = first)"
-    xs = [x for line in trick_ax.lines if line.get_marker() == "o" for x in line.get_xdata()]
+    xs = [
+        x
+        for line in trick_ax.lines
+        if line.get_marker() == "o"
+        for x in np.asarray(line.get_xdata())
+    ]
     assert xs and min(xs) > 0.5  # the first trick is drawn at 1
     fig.canvas.draw()
     for ax in (trick_ax, contract_ax):
