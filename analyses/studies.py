@@ -295,6 +295,7 @@ def _positive(name: str, value: int | None) -> None:
 
 
 def default_folder(name: str, preset: str) -> Path:
+    """The study folder used when none is given: ``data/studies/NAME-PRESET``."""
     return Path("data") / "studies" / f"{name}-{preset}"
 
 

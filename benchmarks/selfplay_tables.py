@@ -27,6 +27,7 @@ def _rate(k: int, n: int) -> str:
 
 
 def kout_table(preset: str, rows: np.ndarray) -> list[str]:
+    """The markdown table of a Kout preset's contracts: bid, made and mean points."""
     n = len(rows)
     lines = [
         f"**{preset}** ({n:,} hands)",
@@ -52,6 +53,7 @@ def kout_table(preset: str, rows: np.ndarray) -> list[str]:
 
 
 def baloot_table(rows: np.ndarray) -> list[str]:
+    """The markdown table of Baloot's modes: bought, failed, kaboot and doubled."""
     n = len(rows)
     mode = rows[:, L.R_MODE]
     lines = [
@@ -76,6 +78,7 @@ def baloot_table(rows: np.ndarray) -> list[str]:
 
 
 def main() -> None:
+    """The command line: play every preset with the players given and print its table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", default="heuristic")
     parser.add_argument("--hands", type=int, default=200_000)

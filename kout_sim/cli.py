@@ -50,6 +50,7 @@ class Count(_IntParamType):
     name = "count"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        """``value`` as a whole number (a click usage error when it is not one)."""
         if isinstance(value, int):
             return value
         text = str(value).strip().replace("_", "").replace(",", "")
@@ -597,7 +598,7 @@ def study(
 
     The folder holds one run folder per simulation and study.json (the runs, their settings and
     commands). Next: kout-sim report --run FOLDER --out FILE.html.
-    """
+    """  # noqa: D301 (\b is click's "do not rewrap" marker, so no raw string)
     if preset is None:
         _fail("give --preset (see kout-sim presets)")
         return

@@ -50,6 +50,7 @@ class Estimate:
     variance_reduction: float
 
     def text(self, fmt: str = "{:.3f}") -> str:
+        """The estimate as one line: mean, interval, n and the variance reduction."""
         m, lo, hi = (fmt.format(x) for x in (self.mean, self.low, self.high))
         return f"{m} (95% CI {lo} .. {hi}, n={self.n:,}, variance reduction {self.variance_reduction:.1f}x)"
 
