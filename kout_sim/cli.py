@@ -511,7 +511,8 @@ def report(runs: tuple[str, ...], out: str | None, title: str | None) -> None:
 
     The report opens with the guidance stated as numbers, then bid success (by contract, forced or
     Malzoom, seat from the dealer, the bidder's hand), the bid guide (expected points per hand
-    strength and the best bid), match length across targets, Baloot modes beside human rates, and
+    strength and the best bid), match length across targets, Baloot modes beside unsourced human
+    rates, and
     seat and dealer effects, each where the runs hold the data; every rate with its count and 95%
     Wilson interval, every mean with its count and 95% interval. It ends with every run's metadata
     and the commands that reproduce it, and embeds every number as JSON
@@ -584,7 +585,7 @@ def study(
       match-length  matches at several targets, heuristic vs heuristic:epsilon=0.05
                     (Kout Bo 31-201, Bahraini 26-101, Baloot 52-202)
       seats         heuristic matches: seat and dealer effects, first-dealer wins
-      baloot-modes  Baloot only: Sun and Hokum beside human rates
+      baloot-modes  Baloot only: Sun and Hokum beside unsourced human rates
       joker-lead    Kout only: joker decisions forked (kout-sim forks): what a joker lead
                     (Kout Bo) or shedding the joker (Bahraini) is worth
       all           every study that applies to the preset
