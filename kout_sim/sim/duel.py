@@ -5,6 +5,10 @@ them. Both games use the same run seed, so match ``m`` (or hand ``i``) is dealt 
 stream in both: hand ``h`` of match ``m`` gives every seat the same cards in both games as long as
 both games reach it. Pairing the two plays of a deal removes most of the luck of the cards from the
 comparison; the report states how much (the variance reduction of each paired estimate).
+
+Team A's match win rate takes the paired score interval of :func:`kout_sim.stats.paired_wilson`
+on the deal sequences won twice, once and never, which stays a proper interval at 0% and 100%;
+the point margin per hand the normal interval of the paired mean.
 """
 
 from __future__ import annotations
