@@ -283,6 +283,23 @@ def policy_agreement(forks: Frame) -> pl.DataFrame:
     )
 
 
+def changes(forks: Frame) -> pl.DataFrame:
+    """Per role: in how many of the ``forks`` (``n``) the two branches differ in the tricks the
+    seat's team took (``tricks_changed``), in whether the contract was made (``made_changed``,
+    over the pairs with both results) and in the net points (``net_changed``)."""
+    df = collect(forks).with_columns(ROLE)
+    return (
+        df.group_by("role")
+        .agg(
+            pl.len().alias("n"),
+            (pl.col("tricks_joker") != pl.col("tricks_other")).sum().alias("tricks_changed"),
+            (pl.col("made_joker") != pl.col("made_other")).sum().alias("made_changed"),
+            (pl.col("net_joker") != pl.col("net_other")).sum().alias("net_changed"),
+        )
+        .sort("role")
+    )
+
+
 def flips(forks: Frame) -> pl.DataFrame:
     """Per role: in how many forks (``k`` of ``n``, Wilson interval) the joker changes whether the
     contract is made, the made rate of each branch (``p_joker``, ``p_other``) and the variance

@@ -655,7 +655,7 @@ def forks(
 ) -> None:
     """Play every joker decision of N hands on twice (joker / best other card, same random
     numbers after) and print the joker's paired value with its interval."""
-    from analyses.joker_lead import joker_value, pairing_gain
+    from analyses.joker_lead import changes, joker_value, pairing_gain
 
     from .sim.fork import write_forks
     from .sim.run import load
@@ -679,6 +679,7 @@ def forks(
     forks_table = load(folder)["forks"].collect()
     table = joker_value(forks_table)
     gain = {r["role"]: r for r in pairing_gain(forks_table, "net").to_dicts()}
+    changed = {r["role"]: r for r in changes(forks_table).to_dicts()}
     click.echo(f"{folder}: {int(table['n'].sum()):,} forks of {hands:,} hands")
     click.echo("joker minus best other card, points per hand for the seat's team (95% CI):")
     for row in table.iter_rows(named=True):
@@ -697,6 +698,12 @@ def forks(
                 f"{observed['observed_high']:+.3f}), an interval "
                 f"{observed['ratio_observed']:.1f}x wider"
             )
+        c = changed[row["role"]]
+        click.echo(
+            f"  {'':<13} the branches differ in tricks in {c['tricks_changed']:,} of {c['n']:,} "
+            f"forks ({c['tricks_changed'] / c['n']:.1%}), in the made result in "
+            f"{c['made_changed']:,} ({c['made_changed'] / c['n']:.1%})"
+        )
 
 
 @main.command()

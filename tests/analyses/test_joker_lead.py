@@ -273,3 +273,13 @@ def test_pairing_gain_on_synthetic_forks_gives_the_known_ratios() -> None:
     gain = jl.pairing_gain(_synthetic_forks(20_000, 5, True), "net").row(0, named=True)
     assert gain["ratio_observed"] == pytest.approx(np.sqrt(2.25 / 0.125), rel=0.05)
     assert gain["ratio_independent"] == pytest.approx(np.sqrt(19.125 / 0.125), rel=0.05)
+
+
+def test_changes_counts_the_forks_whose_branches_differ(forks_run: Path) -> None:
+    raw = pl.read_parquet(forks_run / "forks" / "*.parquet")
+    for row in jl.changes(raw).iter_rows(named=True):
+        part = raw.filter(pl.col("bidding_team") == (row["role"] == "bidding team"))
+        assert row["n"] == len(part)
+        assert row["tricks_changed"] == int((part["tricks_joker"] != part["tricks_other"]).sum())
+        assert row["made_changed"] == int((part["made_joker"] != part["made_other"]).sum())
+        assert row["net_changed"] == int((part["net_joker"] != part["net_other"]).sum())
