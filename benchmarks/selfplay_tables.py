@@ -2,8 +2,9 @@
 
 Plays independent hands of every preset with the given player on every seat and prints, as Markdown,
 per contract (Kout presets; the forced Malzoom 5 apart) the share of hands, the made rate and the
-mean points, and for Baloot the modes bought, buyer-fail and kaboot rates beside the human rates,
-all with 95% Wilson intervals. Usage:
+mean points, and for Baloot the modes bought, buyer-fail and kaboot rates beside the unsourced human
+rates (``analyses.baloot_modes.HUMAN_FAIL``: no source, sample size or definition is known), the
+simulated ones with 95% Wilson intervals. Usage:
 ``python benchmarks/selfplay_tables.py [--players heuristic] [--hands N] [--seed S]``.
 """
 
@@ -19,6 +20,7 @@ from kout_sim.sim import play_hands
 from kout_sim.stats import wilson
 
 HUMAN = {"Sun": ("28.5%", "13.8%"), "Hokum": ("15.9%", "9.3%")}
+"""Unsourced human rates (buyer fails, kaboot), as in ``analyses.baloot_modes``."""
 
 
 def _rate(k: int, n: int) -> str:
@@ -59,7 +61,7 @@ def baloot_table(rows: np.ndarray) -> list[str]:
     lines = [
         f"**baloot** ({n:,} hands)",
         "",
-        "| mode | bought | buyer fails | human | kaboot | human | doubled |",
+        "| mode | bought | buyer fails | human (unsourced) | kaboot | human (unsourced) | doubled |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for code, name in ((L.MODE_SUN, "Sun"), (L.MODE_HOKUM, "Hokum")):
