@@ -103,7 +103,7 @@ def test_the_human_rates_are_labelled_unsourced_wherever_they_show(
     human = [c.label for c in table.columns if "human" in c.label or "unsourced" in c.label]
     assert human and all("unsourced" in label for label in human)
     (plot,) = [b for b in sec.blocks if isinstance(b, Plot)]
-    legends = [ax.get_legend() for ax in plot.figure.axes if ax.get_legend() is not None]
+    legends = [legend for ax in plot.figure.axes if (legend := ax.get_legend()) is not None]
     labels = [t.get_text() for legend in legends for t in legend.get_texts()]
     assert bm.UNSOURCED in labels and "human" not in labels
     assert "unsourced" in plot.caption
