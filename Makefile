@@ -9,10 +9,10 @@ VPY       := $(VENV)/bin/python
 STAMP     := $(VENV)/.installed
 PYTEST_N  ?= 2
 
-.PHONY: help venv simulate test test-slow golden coverage lint bench clean-venv
+.PHONY: help venv simulate test test-slow golden coverage lint pre-commit bench clean-venv
 
 help:
-	@echo "targets: venv simulate test test-slow golden coverage lint bench clean-venv"
+	@echo "targets: venv simulate test test-slow golden coverage lint pre-commit bench clean-venv"
 
 # Create .venv and install the project (+dev extra) against the pinned lock.
 # Re-runs only when pyproject.toml or requirements.lock change.
@@ -52,6 +52,11 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+
+# Install the git hooks of .pre-commit-config.yaml (ruff check --fix, ruff format, mypy: the tools
+# of .venv, so no network): every commit is checked as `make lint` checks it.
+pre-commit: venv
+	$(VENV)/bin/pre-commit install
 
 # Runs every benchmarks/bench_*.py script (none yet is not an error).
 bench: venv

@@ -1,5 +1,5 @@
 """Baloot modes: how often Sun and Hokum are bought, how often the buyer fails or a kaboot happens
-in each, and how often projects are held and counted, set beside rates observed in human play.
+in each, and how often projects are held and counted, set beside unsourced human rates.
 
 Input: the ``hands`` table of a ``baloot`` run (with or without the run columns of
 :func:`analyses._common.load_run`). Every rate comes with its count ``k``, base ``n`` and 95% Wilson
@@ -17,8 +17,11 @@ count only in :func:`mode_shares`):
   (``bidder_projects``); ``projects_counted_buyer`` / ``..._defenders``: the team whose projects
   counted (``project_team``); ``baloot``: some seat held the K and Q of trump (Hokum only).
 
-The human rates (:data:`HUMAN_FAIL`, :data:`HUMAN_KABOOT`) are per hand of the mode; the human
-kaboot rate is read as a kaboot by either side.
+The human rates (:data:`HUMAN_FAIL`, :data:`HUMAN_KABOOT`) are **unsourced**: the project has
+them without a source, a sample size or a definition (which tables, which rules, what counts as a
+failure or a kaboot), so they are no evidence about human play and no interval can be put on them.
+They are read here as per hand of the mode, the kaboot as one by either side, and every table,
+figure and sentence that shows them labels them unsourced.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from ._common import Frame, rate_table, with_wilson
@@ -46,10 +50,15 @@ from .section import (
 MODES = ("sun", "hokum")
 
 HUMAN_FAIL = {"sun": 0.285, "hokum": 0.159}
-"""Share of hands of each mode in which the buyer failed, in human play."""
+"""Share of hands of each mode in which the buyer failed, said to be from human play: unsourced (no
+source, sample size or definition is known)."""
 
 HUMAN_KABOOT = {"sun": 0.138, "hokum": 0.093}
-"""Share of hands of each mode that ended in a kaboot, in human play."""
+"""Share of hands of each mode that ended in a kaboot, said to be from human play: unsourced (no
+source, sample size or definition is known)."""
+
+UNSOURCED = "unsourced human rate"
+"""How every table, figure and sentence labels :data:`HUMAN_FAIL` and :data:`HUMAN_KABOOT`."""
 
 PROJECTS = ("sira", "fifty", "hundred", "four_hundred")
 
@@ -87,8 +96,9 @@ def mode_shares(hands: Frame) -> pl.DataFrame:
 
 def buyer_results(hands: Frame) -> pl.DataFrame:
     """Per mode and measure (``buyer_fails``, ``kaboot``, ``kaboot_buyer``, ``kaboot_defenders``,
-    ``doubled``, ``gahwa``): ``k`` hands out of the ``n`` hands of the mode, with the rate, its
-    interval, the human rate (``human``, where known) and whether it lies inside the interval."""
+        ``doubled``, ``gahwa``): ``k`` hands out of the ``n`` hands of the mode, with the rate, its
+        interval, the unsourced human rate (``human``, where there is one; :data:`HUMAN_FAIL`) and
+    whether it lies inside the interval."""
     lf = _bought(hands).with_columns(buyer_team=pl.col("bidder").cast(pl.Int16) % 2)
     kaboot = pl.col("kaboot_team")
     measures = {
@@ -154,7 +164,7 @@ def projects(hands: Frame) -> pl.DataFrame:
     )
 
 
-def _bars(ax: plt.Axes, table: pl.DataFrame, measures: list[str], human: bool) -> None:
+def _bars(ax: Axes, table: pl.DataFrame, measures: list[str], human: bool) -> None:
     width = 0.38
     x = np.arange(len(measures))
     for j, mode in enumerate(MODES):
@@ -178,7 +188,7 @@ def _bars(ax: plt.Axes, table: pl.DataFrame, measures: list[str], human: bool) -
                     color="black",
                     linewidths=2.5,
                     zorder=5,
-                    label="human" if j == 0 else None,
+                    label=UNSOURCED if j == 0 else None,
                 )
     ax.set_xticks(x, [m.replace("_", "\n") for m in measures], fontsize="small")
     ax.grid(axis="y", alpha=0.3)
@@ -187,7 +197,7 @@ def _bars(ax: plt.Axes, table: pl.DataFrame, measures: list[str], human: bool) -
 
 def figure(shares: pl.DataFrame, results: pl.DataFrame, proj: pl.DataFrame) -> Figure:
     """Three panels: the share of hands bought in each mode; buyer-fail and kaboot rates per mode
-    beside the human rates (black ticks); project frequencies per mode. Error bars: 95% Wilson."""
+    beside the unsourced human rates (black ticks); project frequencies per mode. Error bars: 95% Wilson."""
     fig, (ax_s, ax_r, ax_p) = plt.subplots(
         1, 3, figsize=(15, 4.2), gridspec_kw={"width_ratios": [2, 3, 4]}
     )
@@ -209,7 +219,7 @@ def figure(shares: pl.DataFrame, results: pl.DataFrame, proj: pl.DataFrame) -> F
 
     _bars(ax_r, results, ["buyer_fails", "kaboot", "kaboot_buyer", "kaboot_defenders"], True)
     ax_r.set_ylabel("share of hands of the mode")
-    ax_r.set_title("buyer fails and kaboot (black: human)")
+    ax_r.set_title("buyer fails and kaboot (black: unsourced human rate)")
 
     _bars(
         ax_p,
@@ -235,8 +245,8 @@ def figure(shares: pl.DataFrame, results: pl.DataFrame, proj: pl.DataFrame) -> F
 
 
 def baloot_modes_section(inp: ReportInput) -> Section | None:
-    """The report section "Baloot modes beside human play": Sun and Hokum purchases
-    (:func:`mode_shares`), buyer-fail and kaboot rates beside the human rates
+    """The report section "Baloot modes": Sun and Hokum purchases
+    (:func:`mode_shares`), buyer-fail and kaboot rates beside the unsourced human rates
     (:func:`buyer_results`), projects (:func:`projects`)."""
     if inp.family != "baloot":
         return None
@@ -247,11 +257,13 @@ def baloot_modes_section(inp: ReportInput) -> Section | None:
     shares = mode_shares(hands)
     results = buyer_results(hands)
     proj = projects(hands)
-    sec = Section("baloot_modes", "Baloot modes beside human play")
+    sec = Section("baloot_modes", "Baloot modes")
     sec.blocks.append(
         Paragraph(
             f"Hands of {runs_text(runs)}. The buyer fails when the opponents' total beats his "
-            "(RULES.md 3.6.3); a kaboot is all eight tricks to one team. Human rates: Sun fails "
+            "(RULES.md 3.6.3); a kaboot is all eight tricks to one team. Unsourced human rates (no source, "
+            "sample size or definition is known for them; shown for comparison only, not as "
+            "evidence about human play): Sun fails "
             f"{pct(HUMAN_FAIL['sun'])}, Hokum "
             f"{pct(HUMAN_FAIL['hokum'])}; kaboot in Sun "
             f"{pct(HUMAN_KABOOT['sun'])}, in Hokum "
@@ -270,8 +282,8 @@ def baloot_modes_section(inp: ReportInput) -> Section | None:
         what = "the buyer fails" if r["measure"] == "buyer_fails" else "a kaboot happens"
         inside = "inside" if r["human_inside"] else "outside"
         sec.findings.append(
-            f"In {r['mode'].capitalize()}, {what} in {rate_text(r)}, against {pct(r['human'])} in "
-            f"human play ({inside} the interval)."
+            f"In {r['mode'].capitalize()}, {what} in {rate_text(r)}, against an unsourced human "
+            f"rate of {pct(r['human'])} ({inside} the interval)."
         )
     sec.blocks.append(
         Table(
@@ -285,14 +297,16 @@ def baloot_modes_section(inp: ReportInput) -> Section | None:
         Table(
             "buyer_results",
             "Per mode: buyer fails, kaboot (by either side, by the buyer, by the defenders), "
-            "doubled, Gahwa, beside the human rate where known.",
+            "doubled, Gahwa, beside the unsourced human rate where there is one.",
             results,
             [
                 text_col("mode", "mode"),
                 text_col("measure", "measure"),
                 *rate_cols("rate"),
-                text_col("human", "human", pct),
-                text_col("human_inside", "human inside the CI", lambda v: "yes" if v else "no"),
+                text_col("human", "human (unsourced)", pct),
+                text_col(
+                    "human_inside", "unsourced rate inside the CI", lambda v: "yes" if v else "no"
+                ),
             ],
         )
     )
@@ -307,7 +321,7 @@ def baloot_modes_section(inp: ReportInput) -> Section | None:
     sec.blocks.append(
         Plot(
             "baloot_modes",
-            "Mode shares; buyer-fail and kaboot rates per mode with the human rates (black "
+            "Mode shares; buyer-fail and kaboot rates per mode with the unsourced human rates (black "
             "ticks); project frequencies. 95% Wilson intervals.",
             figure(shares, results, proj),
         )

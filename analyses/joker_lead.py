@@ -134,48 +134,87 @@ def observed_value(forks: Frame, by: Sequence[str] = (), measure: str = "net") -
     """The comparison the hands alone allow, without forks: at the same decisions, the hands in
     which the player itself played the joker against those in which it played another card
     (``*_actual``). Per group of ``by``: ``n_joker``, ``n_other`` (decisions), the two means, their
-    difference ``diff`` and its 95% interval (``low``, ``high``; each mean's standard error
-    clustered by hand). It mixes the joker with whatever made the player choose it, and splits the
-    decisions unevenly; set beside :func:`paired_value` on the same forks it is the unpaired
-    comparison on the same hands."""
+    difference ``diff`` and its 95% interval (``low``, ``high``). It mixes the joker with whatever
+    made the player choose it, and splits the decisions unevenly; set beside :func:`paired_value`
+    on the same forks it is the unpaired comparison on the same hands.
+
+    The two arms are drawn from the same hands (a hand may hold a joker play of the player's and
+    one of its other plays), so their means are correlated: ``se`` is the standard error of the
+    difference clustered by hand, the square root of the sum over hands of
+    ``(sum of the hand's joker residuals / n_joker - sum of its other residuals / n_other)²``,
+    which holds the covariance of the two means. ``se_separate`` is what adding the two means'
+    clustered variances would give, right only when no hand holds both arms."""
     if measure not in MEASURES or measure == "match_lost":
         raise ValueError(f"no observed outcome for measure {measure!r}")
     keys = list(by)
+    group = keys or ["_all"]
     value = pl.col(f"{measure}_actual").cast(pl.Float64)
-    lf = forks.lazy().filter(value.is_not_null()).with_columns(_v=value, _arm=pl.col("chose_joker"))
-    arms = _clustered_means(lf, [*keys, "_arm"], {"v": "_v"}).collect()
+    lf = (
+        forks.lazy()
+        .filter(value.is_not_null())
+        .with_columns(_v=value, _arm=pl.col("chose_joker"), _all=pl.lit(0))
+    )
+    arms = _clustered_means(lf, [*group, "_arm"], {"v": "_v"})
     joker = arms.filter(pl.col("_arm")).select(
-        *keys,
+        *group,
         pl.col("n").alias("n_joker"),
         pl.col("mean_v").alias("observed_joker"),
         pl.col("se_v").alias("_sej"),
     )
     other = arms.filter(~pl.col("_arm")).select(
-        *keys,
+        *group,
         pl.col("n").alias("n_other"),
         pl.col("mean_v").alias("observed_other"),
         pl.col("se_v").alias("_seo"),
     )
-    if keys:
-        both = joker.join(other, on=keys, how="inner")
-    else:
-        both = pl.concat([joker, other], how="horizontal")
-    se = (pl.col("_sej") ** 2 + pl.col("_seo") ** 2).sqrt()
-    out = both.with_columns(
-        diff=pl.col("observed_joker") - pl.col("observed_other"), se=se
-    ).with_columns(
-        low=pl.col("diff") - Z95 * pl.col("se"), high=pl.col("diff") + Z95 * pl.col("se")
+    both = joker.join(other, on=group, how="inner")
+    # each decision's share of the difference of the two means, summed per hand
+    share = (
+        pl.when(pl.col("_arm"))
+        .then((pl.col("_v") - pl.col("observed_joker")) / pl.col("n_joker"))
+        .otherwise(-(pl.col("_v") - pl.col("observed_other")) / pl.col("n_other"))
     )
-    out = out.drop("_sej", "_seo")
+    variance = (
+        lf.join(both, on=group)
+        .group_by([*group, "hand"])
+        .agg(share.sum().alias("_r"))
+        .group_by(group)
+        .agg((pl.col("_r") ** 2).sum().alias("_var"))
+    )
+    out = (
+        both.join(variance, on=group)
+        .with_columns(
+            diff=pl.col("observed_joker") - pl.col("observed_other"),
+            se=pl.col("_var").sqrt(),
+            se_separate=(pl.col("_sej") ** 2 + pl.col("_seo") ** 2).sqrt(),
+        )
+        .with_columns(
+            low=pl.col("diff") - Z95 * pl.col("se"), high=pl.col("diff") + Z95 * pl.col("se")
+        )
+        .drop("_sej", "_seo", "_var", *([] if keys else ["_all"]))
+        .collect()
+    )
     return out.sort(keys) if keys else out
 
 
 def pairing_gain(forks: Frame, measure: str = "net") -> pl.DataFrame:
     """Per role, how much narrower the paired interval is than two unpaired comparisons on the
-    same forks: ``width_paired``; ``width_independent`` (the two branches measured on independent
-    deals, as many forks each) and ``ratio_independent``; ``width_observed`` (the hands as the
-    player played them: its joker plays against its other plays, :func:`observed_value`) and
-    ``ratio_observed``; with the observed difference and its interval."""
+    same forks, as ratios of 95% interval widths (the variance reduction is their square).
+
+    - ``width_paired``: the paired forks, both branches on every fork (:func:`paired_value`).
+    - ``width_observed`` and ``ratio_observed``: the hands as the player played them, its joker
+      plays (``n_joker``) against its other plays (``n_other``) at the same decisions
+      (:func:`observed_value`). Both arms come from the same hands, so the standard error of
+      their difference is clustered by hand with the covariance of the two means in it
+      (``observed_se``; ``observed_se_separate`` leaves the covariance out). The ratio compares
+      the two designs as they are: it holds the pairing and the uneven split of the decisions
+      (few joker plays), not the pairing alone.
+    - ``width_independent`` and ``ratio_independent``: a hypothetical, the two branches measured
+      on independent deals with as many forks each, in hands like these: the two branch means'
+      clustered variances added, no covariance (``se_unpaired`` of :func:`paired_value`). This
+      ratio is the pairing's gain alone, at equal sample sizes.
+
+    With the observed difference and its interval."""
     df = collect(forks).with_columns(ROLE)
     paired = paired_value(df, ["role"], measure)
     observed = observed_value(df, ["role"], measure).rename(
@@ -184,6 +223,7 @@ def pairing_gain(forks: Frame, measure: str = "net") -> pl.DataFrame:
             "low": "observed_low",
             "high": "observed_high",
             "se": "observed_se",
+            "se_separate": "observed_se_separate",
         }
     )
     return (
@@ -239,6 +279,23 @@ def policy_agreement(forks: Frame) -> pl.DataFrame:
             (pl.col("net_joker") < pl.col("net_other")).sum().alias("other_better"),
         )
         .with_columns(wilson_columns("k", "n"))
+        .sort("role")
+    )
+
+
+def changes(forks: Frame) -> pl.DataFrame:
+    """Per role: in how many of the ``forks`` (``n``) the two branches differ in the tricks the
+    seat's team took (``tricks_changed``), in whether the contract was made (``made_changed``,
+    over the pairs with both results) and in the net points (``net_changed``)."""
+    df = collect(forks).with_columns(ROLE)
+    return (
+        df.group_by("role")
+        .agg(
+            pl.len().alias("n"),
+            (pl.col("tricks_joker") != pl.col("tricks_other")).sum().alias("tricks_changed"),
+            (pl.col("made_joker") != pl.col("made_other")).sum().alias("made_changed"),
+            (pl.col("net_joker") != pl.col("net_other")).sum().alias("net_changed"),
+        )
         .sort("role")
     )
 

@@ -47,7 +47,7 @@ def report_data(report: Report) -> dict[str, Any]:
     "commands", "sections": {key: {"title", "findings", "tables": {key: {"caption", "rows"}},
     "data"}}}``; every number the page shows is in it."""
     inp = report.inp
-    return jsonable(
+    data: dict[str, Any] = jsonable(
         {
             "preset": inp.preset,
             "family": inp.family,
@@ -77,6 +77,7 @@ def report_data(report: Report) -> dict[str, Any]:
             },
         }
     )
+    return data
 
 
 def figure_png(fig: Figure) -> str:

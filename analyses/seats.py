@@ -16,6 +16,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from ._common import (
@@ -165,7 +166,7 @@ def first_dealer_wins(matches: Frame) -> pl.DataFrame:
     return with_wilson(out.sort(keys).collect())
 
 
-def _err(ax: plt.Axes, x: np.ndarray, df: pl.DataFrame, label: str, dx: float = 0.0) -> None:
+def _err(ax: Axes, x: np.ndarray, df: pl.DataFrame, label: str, dx: float = 0.0) -> None:
     rate = df["rate"].fill_null(0).to_numpy()
     yerr = np.vstack([rate - df["low"].to_numpy(), df["high"].to_numpy() - rate])
     ax.errorbar(x + dx, rate, yerr=yerr, fmt="o", capsize=4, label=label)

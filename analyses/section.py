@@ -84,14 +84,17 @@ class Run:
 
     @property
     def preset(self) -> str:
+        """The preset the run was played with."""
         return str(self.settings["preset"])
 
     @property
     def players(self) -> list[str]:
+        """The players of the run's settings, as text."""
         return [str(p) for p in self.settings.get("players", [])]
 
     @property
     def options(self) -> dict[str, Any]:
+        """The rule options the run was played with."""
         return dict(self.settings.get("options", {}))
 
     @property
@@ -101,10 +104,12 @@ class Run:
 
     @property
     def lineup_key(self) -> tuple[str, ...]:
+        """The players as a key: runs of different line-ups are never pooled."""
         return tuple(self.players)
 
     @property
     def target(self) -> int | None:
+        """The match target of the run's options (None: the preset's default)."""
         value = self.options.get("target")
         return int(value) if value is not None else None
 
@@ -214,6 +219,7 @@ class ReportInput:
 
     @property
     def runs(self) -> tuple[Run, ...]:
+        """Every run of the report: the hand runs, the match runs, then the others."""
         return (*self.hand_runs, *self.match_runs, *self.other_runs)
 
     @classmethod
@@ -323,6 +329,7 @@ class Section:
     data: dict[str, Any] = field(default_factory=dict)
 
     def tables(self) -> dict[str, Table]:
+        """The section's tables by key, in the order they are shown."""
         return {b.key: b for b in self.blocks if isinstance(b, Table)}
 
 
@@ -353,12 +360,14 @@ def pct_ci(low: Any, high: Any) -> str:
 
 
 def num(x: Any, digits: int = 2, signed: bool = False) -> str:
+    """``x`` with ``digits`` decimals (``signed``: with its sign), or ``n/a``."""
     if _missing(x):
         return "n/a"
     return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
 
 
 def count(n: Any) -> str:
+    """``n`` as a whole number with thousands separators, or ``n/a``."""
     return "n/a" if _missing(n) else f"{int(n):,}"
 
 
@@ -379,10 +388,12 @@ def mean_text(row: dict[str, Any], p: str = "", digits: int = 2, signed: bool = 
 
 
 def text_col(name: str, label: str, fmt: Callable[[Any], str] = str) -> Column:
+    """A column showing ``name`` through ``fmt`` (empty where it is null)."""
     return Column(label, lambda r: "" if r[name] is None else fmt(r[name]))
 
 
 def count_col(name: str, label: str) -> Column:
+    """A column showing the count ``name``."""
     return Column(label, lambda r: count(r[name]))
 
 
@@ -421,6 +432,7 @@ MEAN = ("n", "mean", "sd", "low", "high")
 
 
 def seat_label(rel: int, n_seats: int) -> str:
+    """The label of seat ``rel`` (counted from the dealer) at a table of ``n_seats``."""
     if rel == 0:
         return "0 (dealer, speaks last)"
     if rel == 1:

@@ -16,7 +16,7 @@ Built-in studies (:data:`STUDIES`):
 - ``seats``: whole matches with the heuristic in every seat at the preset's default target
   (default 20,000 matches): seat and dealer effects, the first dealer's match win rate.
 - ``baloot-modes``: Baloot only; independent heuristic hands (default 1,000,000): Sun and Hokum
-  beside human rates.
+  beside unsourced human rates.
 - ``joker-lead``: Kout presets; the joker decisions of independent heuristic hands forked (``kout-sim forks``, default 1,000,000 hands), plus, for
   Bahraini Kout, the ``seats`` matches (the forced joker lead).
 - ``all``: every study that applies to the preset; identical runs are played once.
@@ -226,7 +226,7 @@ STUDIES: dict[str, Study] = {
         Study(
             "baloot-modes",
             f"Baloot hands, heuristic players (default {DEFAULT_HANDS:,}): Sun and Hokum beside "
-            "human rates",
+            "unsourced human rates",
             _hands_plan("baloot-modes"),
             families=("baloot",),
         ),
@@ -295,6 +295,7 @@ def _positive(name: str, value: int | None) -> None:
 
 
 def default_folder(name: str, preset: str) -> Path:
+    """The study folder used when none is given: ``data/studies/NAME-PRESET``."""
     return Path("data") / "studies" / f"{name}-{preset}"
 
 

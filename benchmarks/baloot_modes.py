@@ -21,6 +21,7 @@ def _rate(k: int, n: int) -> str:
 
 
 def main() -> None:
+    """The command line: play random Baloot hands and print how each mode fares."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=2026)

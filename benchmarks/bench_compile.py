@@ -110,6 +110,7 @@ def cached_start() -> float:
 
 
 def main() -> None:
+    """The command line: time the first run of each family from an empty cache."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--skip-warmup", action="store_true", help="skip the test warm-up")

@@ -16,6 +16,7 @@ from kout_sim.sim import available_workers
 
 
 def main() -> None:
+    """The command line: measure every preset's throughput and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2_000_000, help="hands per repeat")
     parser.add_argument("--repeats", type=int, default=5)

@@ -19,6 +19,7 @@ from kout_sim.stats import wilson
 
 
 def main() -> None:
+    """The command line: play random Bahraini matches and print the forced-joker rates."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=2026)

@@ -67,6 +67,7 @@ def profile(family: str) -> dict[str, Any]:
 
 
 def main() -> None:
+    """The command line: profile one family's compile and list its costliest kernels."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("family", choices=("kout", "baloot"))
     parser.add_argument("--top", type=int, default=25, help="kernels to list (default 25)")

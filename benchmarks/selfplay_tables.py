@@ -2,8 +2,9 @@
 
 Plays independent hands of every preset with the given player on every seat and prints, as Markdown,
 per contract (Kout presets; the forced Malzoom 5 apart) the share of hands, the made rate and the
-mean points, and for Baloot the modes bought, buyer-fail and kaboot rates beside the human rates,
-all with 95% Wilson intervals. Usage:
+mean points, and for Baloot the modes bought, buyer-fail and kaboot rates beside the unsourced human
+rates (``analyses.baloot_modes.HUMAN_FAIL``: no source, sample size or definition is known), the
+simulated ones with 95% Wilson intervals. Usage:
 ``python benchmarks/selfplay_tables.py [--players heuristic] [--hands N] [--seed S]``.
 """
 
@@ -19,6 +20,7 @@ from kout_sim.sim import play_hands
 from kout_sim.stats import wilson
 
 HUMAN = {"Sun": ("28.5%", "13.8%"), "Hokum": ("15.9%", "9.3%")}
+"""Unsourced human rates (buyer fails, kaboot), as in ``analyses.baloot_modes``."""
 
 
 def _rate(k: int, n: int) -> str:
@@ -27,6 +29,7 @@ def _rate(k: int, n: int) -> str:
 
 
 def kout_table(preset: str, rows: np.ndarray) -> list[str]:
+    """The markdown table of a Kout preset's contracts: bid, made and mean points."""
     n = len(rows)
     lines = [
         f"**{preset}** ({n:,} hands)",
@@ -52,12 +55,13 @@ def kout_table(preset: str, rows: np.ndarray) -> list[str]:
 
 
 def baloot_table(rows: np.ndarray) -> list[str]:
+    """The markdown table of Baloot's modes: bought, failed, kaboot and doubled."""
     n = len(rows)
     mode = rows[:, L.R_MODE]
     lines = [
         f"**baloot** ({n:,} hands)",
         "",
-        "| mode | bought | buyer fails | human | kaboot | human | doubled |",
+        "| mode | bought | buyer fails | human (unsourced) | kaboot | human (unsourced) | doubled |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for code, name in ((L.MODE_SUN, "Sun"), (L.MODE_HOKUM, "Hokum")):
@@ -76,6 +80,7 @@ def baloot_table(rows: np.ndarray) -> list[str]:
 
 
 def main() -> None:
+    """The command line: play every preset with the players given and print its table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", default="heuristic")
     parser.add_argument("--hands", type=int, default=200_000)

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -36,7 +36,13 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-class Count(click.ParamType):
+if TYPE_CHECKING:
+    _IntParamType = click.ParamType[int]
+else:  # pyproject allows click>=8.1, whose ParamType is not subscriptable at run time
+    _IntParamType = click.ParamType
+
+
+class Count(_IntParamType):
     """A count of matches or hands: an integer, with ``_`` or ``,`` between digit groups or in
     exponent notation (``1e6``, ``2.5e5``) when that is a whole number. The range (1..10^10) is
     checked by the command, so Python callers get the same message."""
@@ -44,6 +50,7 @@ class Count(click.ParamType):
     name = "count"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        """``value`` as a whole number (a click usage error when it is not one)."""
         if isinstance(value, int):
             return value
         text = str(value).strip().replace("_", "").replace(",", "")
@@ -511,7 +518,8 @@ def report(runs: tuple[str, ...], out: str | None, title: str | None) -> None:
 
     The report opens with the guidance stated as numbers, then bid success (by contract, forced or
     Malzoom, seat from the dealer, the bidder's hand), the bid guide (expected points per hand
-    strength and the best bid), match length across targets, Baloot modes beside human rates, and
+    strength and the best bid), match length across targets, Baloot modes beside unsourced human
+    rates, and
     seat and dealer effects, each where the runs hold the data; every rate with its count and 95%
     Wilson interval, every mean with its count and 95% interval. It ends with every run's metadata
     and the commands that reproduce it, and embeds every number as JSON
@@ -584,14 +592,14 @@ def study(
       match-length  matches at several targets, heuristic vs heuristic:epsilon=0.05
                     (Kout Bo 31-201, Bahraini 26-101, Baloot 52-202)
       seats         heuristic matches: seat and dealer effects, first-dealer wins
-      baloot-modes  Baloot only: Sun and Hokum beside human rates
+      baloot-modes  Baloot only: Sun and Hokum beside unsourced human rates
       joker-lead    Kout only: joker decisions forked (kout-sim forks): what a joker lead
                     (Kout Bo) or shedding the joker (Bahraini) is worth
       all           every study that applies to the preset
 
     The folder holds one run folder per simulation and study.json (the runs, their settings and
     commands). Next: kout-sim report --run FOLDER --out FILE.html.
-    """
+    """  # noqa: D301 (\b is click's "do not rewrap" marker, so no raw string)
     if preset is None:
         _fail("give --preset (see kout-sim presets)")
         return
@@ -654,10 +662,10 @@ def forks(
 ) -> None:
     """Play every joker decision of N hands on twice (joker / best other card, same random
     numbers after) and print the joker's paired value with its interval."""
-    from analyses.joker_lead import joker_value, pairing_gain
+    from analyses.joker_lead import changes, joker_value, pairing_gain
 
+    from .io.read import load
     from .sim.fork import write_forks
-    from .sim.run import load
 
     lead_only = {"default": None, "lead": True, "any": False}[at]
     try:
@@ -678,6 +686,7 @@ def forks(
     forks_table = load(folder)["forks"].collect()
     table = joker_value(forks_table)
     gain = {r["role"]: r for r in pairing_gain(forks_table, "net").to_dicts()}
+    changed = {r["role"]: r for r in changes(forks_table).to_dicts()}
     click.echo(f"{folder}: {int(table['n'].sum()):,} forks of {hands:,} hands")
     click.echo("joker minus best other card, points per hand for the seat's team (95% CI):")
     for row in table.iter_rows(named=True):
@@ -696,6 +705,12 @@ def forks(
                 f"{observed['observed_high']:+.3f}), an interval "
                 f"{observed['ratio_observed']:.1f}x wider"
             )
+        c = changed[row["role"]]
+        click.echo(
+            f"  {'':<13} the branches differ in tricks in {c['tricks_changed']:,} of {c['n']:,} "
+            f"forks ({c['tricks_changed'] / c['n']:.1%}), in the made result in "
+            f"{c['made_changed']:,} ({c['made_changed'] / c['n']:.1%})"
+        )
 
 
 @main.command()

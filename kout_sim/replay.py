@@ -26,37 +26,48 @@ class HandEngine(Protocol):
     """What the driver needs of one hand in an engine."""
 
     @property
-    def phase(self) -> str: ...
+    def phase(self) -> str:
+        """The phase of the hand, by name."""
 
     @property
-    def to_act(self) -> int | None: ...
+    def to_act(self) -> int | None:
+        """The seat to act (None when no seat is)."""
 
-    def legal_actions(self) -> list[Action]: ...
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the seat to act."""
 
-    def apply(self, action: Action) -> None: ...
+    def apply(self, action: Action) -> None:
+        """Play ``action`` for the seat to act (``ValueError`` when it is illegal)."""
 
-    def result(self) -> dict[str, Any]: ...
+    def result(self) -> dict[str, Any]:
+        """The result of the finished hand."""
 
 
 class MatchEngine(Protocol):
     """What the driver needs of a match in an engine."""
 
     @property
-    def dealer(self) -> int: ...
+    def dealer(self) -> int:
+        """The dealer of the next hand."""
 
     @property
-    def over(self) -> bool: ...
+    def over(self) -> bool:
+        """Whether the match has ended."""
 
     @property
-    def winner(self) -> int | None: ...
+    def winner(self) -> int | None:
+        """The winning team (None while the match goes on)."""
 
     @property
-    def reason(self) -> str | None: ...
+    def reason(self) -> str | None:
+        """Why the match ended (None while it goes on)."""
 
     @property
-    def score(self) -> Any: ...
+    def score(self) -> Any:
+        """The match score: one signed number or one per team."""
 
-    def apply_hand(self, hand: Any) -> None: ...
+    def apply_hand(self, hand: Any) -> None:
+        """Bank a finished hand of the same engine."""
 
 
 @dataclass(frozen=True)

@@ -128,6 +128,7 @@ def warm(family: str) -> float:
 
 
 def main() -> None:
+    """The command line: warm up the family named, or both families in two processes."""
     if len(sys.argv) > 1:
         seconds = warm(sys.argv[1])
         print(f"kernels of {sys.argv[1]} ready in {seconds:.0f} s", flush=True)

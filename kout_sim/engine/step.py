@@ -94,10 +94,12 @@ class NumbaHand:
 
     @property
     def phase(self) -> str:
+        """The phase of the hand, by name."""
         return L.PHASE_NAMES[int(self.S[L.S_PHASE])]
 
     @property
     def to_act(self) -> int | None:
+        """The seat to act (None when no seat is)."""
         seat = int(self.S[L.S_TO_ACT])
         return None if seat < 0 else seat
 
@@ -108,6 +110,8 @@ class NumbaHand:
         return int(kout.legal_mask(self.S, self.P))
 
     def legal_actions(self) -> list[Action]:
+        """The legal actions of the seat to act (none once the hand is over or awaits its
+        completion)."""
         if self.phase in ("over", "completion"):
             return []
         return actions_of_mask(self.phase, self.legal_mask(), self.baloot)
@@ -127,6 +131,7 @@ class NumbaHand:
         raise ValueError(f"no action is due in the {phase} phase")
 
     def apply(self, action: Action) -> None:
+        """Play ``action`` for the seat to act (``ValueError`` when it is illegal)."""
         idx = self._index(action)
         if not (self.legal_mask() >> idx) & 1:
             raise ValueError(f"illegal action {action!r}")
@@ -149,6 +154,7 @@ class NumbaHand:
         baloot.complete(self.S, self.P, self.STR, np.asarray(completion, dtype=np.int64))
 
     def result(self) -> dict[str, Any]:
+        """The result of the hand, in the replay API's form."""
         S = self.S
         n_done = int(S[L.S_N_DONE])
         made = int(S[L.S_MADE])
@@ -210,26 +216,32 @@ class NumbaMatch:
 
     @property
     def dealer(self) -> int:
+        """The dealer of the next hand."""
         return int(self.MS[L.M_DEALER])
 
     @property
     def over(self) -> bool:
+        """Whether the match has ended."""
         return int(self.MS[L.M_WINNER]) >= 0
 
     @property
     def winner(self) -> int | None:
+        """The winning team (None while the match goes on)."""
         w = int(self.MS[L.M_WINNER])
         return w if w >= 0 else None
 
     @property
     def reason(self) -> str | None:
+        """Why the match ended, by name (None while it goes on)."""
         return L.REASON_NAMES[int(self.MS[L.M_REASON])]
 
     @property
     def score(self) -> list[int] | int:
+        """The match score: one signed number (signed-score presets) or one per team."""
         if self.P[L.P_SIGNED_SCORE]:
             return int(self.MS[L.M_SCORE])
         return [int(self.MS[L.M_SCORE]), int(self.MS[L.M_SCORE + 1])]
 
     def apply_hand(self, hand: NumbaHand) -> None:
+        """Bank the finished ``hand``: the score, the end of the match, the next dealer."""
         match.apply_hand(self.MS, hand.S, self.P)

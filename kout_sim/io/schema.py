@@ -23,6 +23,8 @@ from . import features as F
 
 @dataclass(frozen=True)
 class Column:
+    """One column of a table: its name, its arrow type and its meaning (docs/data.md)."""
+
     name: str
     dtype: pa.DataType
     meaning: str

@@ -166,14 +166,17 @@ class Store:
 
     @property
     def local(self) -> bool:
+        """Whether the store is on the local filesystem."""
         protocol = self.fs.protocol
         names = protocol if isinstance(protocol, tuple | list) else (protocol,)
         return "file" in names or "local" in names
 
     def path(self, *parts: str) -> str:
+        """The path of ``parts`` inside the run folder."""
         return "/".join([self.root.rstrip("/"), *parts])
 
     def exists(self, *parts: str) -> bool:
+        """Whether ``parts`` exists in the run folder."""
         return bool(self.fs.exists(self.path(*parts)))
 
     def _temporary(self, *parts: str) -> str:
@@ -212,14 +215,17 @@ class Store:
             raise
 
     def write_json(self, data: dict[str, Any], name: str) -> None:
+        """Write ``data`` as the JSON file ``name``, atomically (:meth:`write_text`)."""
         self.write_text(json.dumps(data, indent=2, sort_keys=True, default=str) + "\n", name)
 
     def read_json(self, name: str) -> dict[str, Any]:
+        """The content of the JSON file ``name``."""
         with self.fs.open(self.path(name), "r") as f:
             data: dict[str, Any] = json.loads(f.read())
         return data
 
     def part(self, table: str, k: int) -> tuple[str, str]:
+        """The path parts of shard ``k`` of ``table``."""
         return table, part_name(k)
 
     def parts(self, table: str) -> dict[str, int]:
@@ -248,11 +254,13 @@ class Store:
         return found
 
     def remove_temporaries(self) -> None:
+        """Remove the temporary files of :meth:`temporaries`."""
         for path in self.temporaries():
             self._remove(path)
 
 
 def part_name(k: int) -> str:
+    """The file name of shard ``k``: ``part-NNNNN.parquet``."""
     return f"part-{k:05d}.parquet"
 
 
@@ -278,7 +286,7 @@ def is_run_meta(meta: dict[str, Any] | None) -> bool:
     if meta is None:
         return False
     if "writer" in meta:
-        return meta["writer"] == WRITER
+        return bool(meta["writer"] == WRITER)
     return "preset" in meta and "version" in meta
 
 
@@ -323,6 +331,8 @@ class Lock:
         return True
 
     def acquire(self) -> None:
+        """Take the lock, taking a stale one over; :class:`RunFolderError` when another writer
+        holds it."""
         for _ in range(2):
             if self._create():
                 self.held = True
@@ -345,6 +355,7 @@ class Lock:
         raise RunFolderError(f"cannot take the lock {self.path}")
 
     def release(self) -> None:
+        """Give the lock up: remove ``.lock`` if it is still this writer's."""
         if self.held:
             holder = self._holder()
             if holder is None or (
@@ -473,19 +484,24 @@ class Manifest:
         self.dirty = True
 
     def add(self, entries: dict[str, Entry]) -> None:
+        """Enter the files of a shard now in place."""
         self.shards.update(entries)
         self.dirty = True
 
     def drop(self, names: Iterable[str]) -> None:
+        """Forget the shard entries ``names``."""
         for name in names:
             self.shards.pop(name, None)
         self.dirty = True
 
     def update(self, **fields: Any) -> None:
+        """Set fields of the run's metadata (written at the next flush)."""
         self.meta.update(fields)
         self.dirty = True
 
     def flush(self, force: bool = False) -> None:
+        """Rewrite ``run.json`` if it changed, at most every :data:`MANIFEST_EVERY` seconds
+        (``force``: now)."""
         now = time.monotonic()
         if not self.dirty or (not force and now - self.written < MANIFEST_EVERY):
             return
@@ -493,6 +509,7 @@ class Manifest:
         self.written, self.dirty = now, False
 
     def document(self) -> dict[str, Any]:
+        """The content of ``run.json``: the metadata, the writer and the shard entries."""
         return {**self.meta, "writer": WRITER, "shards": dict(sorted(self.shards.items()))}
 
 

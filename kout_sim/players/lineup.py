@@ -21,12 +21,14 @@ class PlayerSpec:
     params: tuple[tuple[str, float], ...]
 
     def __str__(self) -> str:
+        """The spec as text: ``NAME`` or ``NAME:KEY=VALUE,...``."""
         if not self.params:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v:g}" for k, v in self.params)
 
     @property
     def type(self) -> PlayerType:
+        """The player type of this spec in the registry."""
         return PLAYERS[self.name]
 
 

@@ -27,6 +27,7 @@ class PlayerType:
     rollout: str | None = None  # player whose default row fills slots ROLLOUT.. (searches)
 
     def params_for(self, family: str) -> tuple[Param, ...]:
+        """The policy's parameters in game family ``family`` (none if it has none there)."""
         return self.params.get(family, ())
 
 

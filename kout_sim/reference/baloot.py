@@ -834,7 +834,7 @@ class RefHand:
             self._end_hand()
 
     def _ask_second_chance(self) -> None:
-        """docs rule 4: ask the next seat of the second chance, or go on to the Hokum bidder's
+        """Docs rule 4: ask the next seat of the second chance, or go on to the Hokum bidder's
         decision when none is left."""
         if self._second:
             self.to_act = self._second.pop(0)
@@ -843,7 +843,7 @@ class RefHand:
         self.to_act = self._hokum_bidder
 
     def _ask_next_claimer(self) -> None:
-        """docs rule 3: ask the next claimer, or let the Sun caller buy when nobody claimed."""
+        """Docs rule 3: ask the next claimer, or let the Sun caller buy when nobody claimed."""
         if self._claimers:
             self.to_act = self._claimers.pop(0)
             return
@@ -896,7 +896,7 @@ class RefHand:
         ]
 
     def _start_doubling(self) -> None:
-        """docs "Doubling, exactly": who may double, if anyone (RULES.md 3.3.2, 3.3.4)."""
+        """Docs "Doubling, exactly": who may double, if anyone (RULES.md 3.3.2, 3.3.4)."""
         assert self.buyer is not None
         buyer_team = team_of(self.buyer)
         if not self.options["doubling"]:

@@ -84,18 +84,22 @@ class Rules:
 
     @property
     def name(self) -> str:
+        """The preset's name."""
         return self.preset.name
 
     @property
     def n_players(self) -> int:
+        """The number of players."""
         return self.preset.n_players
 
     @property
     def n_tricks(self) -> int:
+        """The number of tricks in a hand."""
         return self.preset.n_tricks
 
     @property
     def deck_mask(self) -> int:
+        """The preset's deck as a card mask."""
         return self.preset.deck_mask
 
     def to_dict(self) -> dict[str, Any]:

@@ -41,7 +41,8 @@ def available_workers() -> int:
 
 def check_workers(workers: int | None) -> int:
     """``workers`` validated against the cores available (``None`` means all of them)."""
-    cores = min(available_workers(), numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    threads: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+    cores = min(available_workers(), threads)
     if workers is None:
         return cores
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:

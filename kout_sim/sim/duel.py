@@ -5,6 +5,10 @@ them. Both games use the same run seed, so match ``m`` (or hand ``i``) is dealt 
 stream in both: hand ``h`` of match ``m`` gives every seat the same cards in both games as long as
 both games reach it. Pairing the two plays of a deal removes most of the luck of the cards from the
 comparison; the report states how much (the variance reduction of each paired estimate).
+
+Team A's match win rate takes the paired score interval of :func:`kout_sim.stats.paired_wilson`
+on the deal sequences won twice, once and never, which stays a proper interval at 0% and 100%;
+the point margin per hand the normal interval of the paired mean.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import polars as pl
 from ..io.read import load
 from ..io.store import WRITER, RunFolderError, Store, check_replaceable
 from ..rules import get_rules
-from ..stats import wilson
+from ..stats import paired_wilson, wilson
 from .batch import (
     check_count,
     check_seed,
@@ -50,8 +54,11 @@ class Estimate:
     variance_reduction: float
 
     def text(self, fmt: str = "{:.3f}") -> str:
+        """The estimate as one line: mean, interval, n and the variance reduction."""
         m, lo, hi = (fmt.format(x) for x in (self.mean, self.low, self.high))
-        return f"{m} (95% CI {lo} .. {hi}, n={self.n:,}, variance reduction {self.variance_reduction:.1f}x)"
+        r = self.variance_reduction
+        reduction = f"{r:.1f}x" if math.isfinite(r) else "n/a"
+        return f"{m} (95% CI {lo} .. {hi}, n={self.n:,}, variance reduction {reduction})"
 
 
 def _paired(s1: pl.Series, s2: pl.Series) -> Estimate:
@@ -66,8 +73,28 @@ def _paired(s1: pl.Series, s2: pl.Series) -> Estimate:
     var_unpaired = (float(x1.var(ddof=1)) + float(x2.var(ddof=1))) / (4 * n)
     se = math.sqrt(var_paired)
     mean = float(d.mean())
-    reduction = var_unpaired / var_paired if var_paired > 0 else float("inf")
+    if var_paired > 0:
+        reduction = var_unpaired / var_paired
+    else:
+        reduction = float("inf") if var_unpaired > 0 else float("nan")
     return Estimate(mean, mean - 1.96 * se, mean + 1.96 * se, n, reduction)
+
+
+def _paired_rate(won1: pl.Series, won2: pl.Series) -> Estimate:
+    """Team A's match win rate over the pairs of games of the same deal sequence (``won1``,
+    ``won2``: A won the first, the second game), with the paired score interval of
+    :func:`kout_sim.stats.paired_wilson` on the pairs won twice, once and never. The normal
+    interval of :func:`_paired` is a point when every pair is alike (A won all games or none, or
+    one of every pair); this one stays a proper interval there. The variance reduction is that of
+    :func:`_paired`."""
+    normal = _paired(won1.cast(pl.Float64), won2.cast(pl.Float64))
+    wins = won1.cast(pl.Int64).to_numpy() + won2.cast(pl.Int64).to_numpy()
+    split, both = int((wins == 1).sum()), int((wins == 2).sum())
+    if len(wins) == 0:
+        return normal
+    low, high = paired_wilson(split, both, len(wins) - split - both)
+    mean = (split / 2 + both) / len(wins)
+    return Estimate(mean, low, high, len(wins), normal.variance_reduction)
 
 
 def _side_hands(hands: pl.DataFrame, a_team: int) -> pl.DataFrame:
@@ -125,7 +152,7 @@ def analyse(ab: str | os.PathLike[str], ba: str | os.PathLike[str]) -> dict[str,
         wins = int(pairs["a1"].to_numpy().sum() + pairs["a2"].to_numpy().sum())
         out["matches"] = 2 * len(pairs)
         out["a_wins"] = wins
-        out["a_win_rate"] = _paired(pairs["a1"].cast(pl.Float64), pairs["a2"].cast(pl.Float64))
+        out["a_win_rate"] = _paired_rate(pairs["a1"], pairs["a2"])
         out["a_win_rate_wilson"] = wilson(wins, 2 * len(pairs))
     return out
 

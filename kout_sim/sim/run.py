@@ -27,7 +27,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import pyarrow as pa
@@ -100,6 +100,7 @@ SETTING_DEFAULTS = {"solve": False}
 
 
 def git_revision() -> str | None:
+    """The git revision of the package's checkout (None outside a git checkout)."""
     try:
         out = subprocess.run(
             ["git", "rev-parse", "HEAD"],
@@ -148,10 +149,12 @@ class RunSpec:
 
     @property
     def rules(self) -> Rules:
+        """The rules of the run's preset and options."""
         return get_rules(self.preset, self.options)
 
     @property
     def n_shards(self) -> int:
+        """The number of shards the run is written in."""
         return -(-self.count // self.shard_size)
 
     def shard(self, k: int) -> tuple[int, int, int]:
@@ -243,7 +246,7 @@ _thread = threading.local()
 
 
 def _rows_buffer(spec: RunSpec, size: int) -> np.ndarray | None:
-    """This thread's result-row buffer for hand shards of ``spec``'s game family (None for a
+    """The calling thread's result-row buffer for hand shards of ``spec``'s game family (None for a
     match run, or a shard of another size). Reusing it saves faulting in fresh pages for every shard (a fifth of
     the play time); the kernels rewrite every field a family uses for every hand, so nothing stale
     survives. The tables built from it are written before the thread plays its next shard."""
@@ -313,7 +316,7 @@ def _hands_in_steps(
 
 
 def _step_buffer(size: int) -> np.ndarray:
-    """This thread's row buffer for the steps of a stoppable hands shard."""
+    """The calling thread's row buffer for the steps of a stoppable hands shard."""
     cached = getattr(_thread, "step", None)
     if cached is None or cached.shape[0] != size:
         cached = new_rows(size)
@@ -463,6 +466,44 @@ def run_shard(
     """Play and write shard ``k`` (the task a Dask worker runs); its size and manifest entries."""
     tables = play_shard(spec, metadata, start, size, workers, _rows_buffer(spec, size))
     return size, write_shard(Store(url), spec, k, tables)
+
+
+@overload
+def simulate(
+    preset: str = "kout_bo_4",
+    *,
+    options: dict[str, Any] | None = None,
+    players: Players = "heuristic",
+    matches: int | None = None,
+    hands: int | None = None,
+    seed: int = 0,
+    out: Path | None = None,
+    workers: int | None = None,
+    actions: bool = False,
+    solve: bool = False,
+    scheduler: str | None = None,
+    overwrite: bool = False,
+    resume: bool = False,
+) -> Path: ...
+
+
+@overload
+def simulate(
+    preset: str = "kout_bo_4",
+    *,
+    options: dict[str, Any] | None = None,
+    players: Players = "heuristic",
+    matches: int | None = None,
+    hands: int | None = None,
+    seed: int = 0,
+    out: str | os.PathLike[str] | None = None,
+    workers: int | None = None,
+    actions: bool = False,
+    solve: bool = False,
+    scheduler: str | None = None,
+    overwrite: bool = False,
+    resume: bool = False,
+) -> Path | str: ...
 
 
 def simulate(

@@ -271,7 +271,8 @@ def _baloot_made(rows: np.ndarray, points: np.ndarray, rules: Rules) -> np.ndarr
     raised = (double > 1) | gahwa
     buyer_raised = gahwa | (double == 3)  # 3.3.3: the last raiser is judged like a buyer
     made_raised = np.where(buyer_raised, a_buyer > a_other, a_buyer >= a_other)
-    return np.where(raised, made_raised, made)
+    out: np.ndarray = np.where(raised, made_raised, made)
+    return out
 
 
 def dd_columns(rows: np.ndarray, rules: Rules, *, par: bool = True) -> dict[str, np.ndarray]:

@@ -80,3 +80,30 @@ def test_figure(baloot_run: Path) -> None:
 def test_a_kout_run_has_no_modes(kout_run: Path) -> None:
     shares = bm.mode_shares(hands_of(kout_run))
     assert shares.filter(pl.col("mode") == "void")["rate"].item() == pytest.approx(1.0)
+
+
+def test_the_human_rates_are_labelled_unsourced_wherever_they_show(
+    baloot_run: Path, tmp_path: Path
+) -> None:
+    """No source, sample size or definition is known for the human rates: the constants say so,
+    and every sentence, table header and figure of the report that shows them says unsourced."""
+    from analyses import report as rp
+    from analyses.section import Paragraph, Plot
+
+    for constant in ("HUMAN_FAIL", "HUMAN_KABOOT"):
+        assert f"{constant} =" in Path(bm.__file__).read_text()
+    assert "unsourced" in (bm.__doc__ or "").lower()
+    report = rp.write_report([baloot_run], tmp_path / "b.html")
+    (sec,) = [s for s in report.sections if s.key == "baloot_modes"]
+    shown = [f"{100 * v:.1f}%" for v in (*bm.HUMAN_FAIL.values(), *bm.HUMAN_KABOOT.values())]
+    texts = [*sec.findings, *(b.text for b in sec.blocks if isinstance(b, Paragraph))]
+    with_rates = [t for t in texts if any(r in t for r in shown)]
+    assert with_rates and all("unsourced" in t.lower() for t in with_rates)
+    table = sec.tables()["buyer_results"]
+    human = [c.label for c in table.columns if "human" in c.label or "unsourced" in c.label]
+    assert human and all("unsourced" in label for label in human)
+    (plot,) = [b for b in sec.blocks if isinstance(b, Plot)]
+    legends = [legend for ax in plot.figure.axes if (legend := ax.get_legend()) is not None]
+    labels = [t.get_text() for legend in legends for t in legend.get_texts()]
+    assert bm.UNSOURCED in labels and "human" not in labels
+    assert "unsourced" in plot.caption

@@ -26,7 +26,7 @@ def test_by_contract_counts_add_up_and_match_the_parquet(kout_run: Path) -> None
     table = bs.by_contract(hands)
     _intervals_hold(table)
     assert table["rows"].sum() == len(hands) == 3_000
-    assert abs(table["share"].sum() - 1) < 1e-9
+    assert abs(float(table["share"].sum()) - 1) < 1e-9
     # recompute from the parquet files with plain polars + numpy
     raw = pl.read_parquet(kout_run / "hands" / "*.parquet")
     calls = raw["calls"].to_list()
@@ -81,7 +81,7 @@ def test_baloot_bids_are_modes(baloot_run: Path) -> None:
 def test_expected_points_recomputed_and_the_guide_takes_the_argmax(kout_run: Path) -> None:
     hands = hands_of(kout_run)
     ev = bs.expected_points(hands)
-    assert ((ev["low"] <= ev["mean"]) & (ev["mean"] <= ev["high"])).all() or ev["n"].min() < 2
+    assert ((ev["low"] <= ev["mean"]) & (ev["mean"] <= ev["high"])).all() or (ev["n"] < 2).any()
     # one cell from the raw columns: strength = trumps + jokers + honours, clipped to the range
     raw = pl.read_parquet(kout_run / "hands" / "*.parquet")
     strength = (

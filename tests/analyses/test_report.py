@@ -99,7 +99,9 @@ def kout_report(
     return text, blob(text), out
 
 
-def test_by_contract_recomputed(kout_report: tuple[str, dict[str, Any], Path], kout_run: Path):
+def test_by_contract_recomputed(
+    kout_report: tuple[str, dict[str, Any], Path], kout_run: Path
+) -> None:
     _, data, _ = kout_report
     h = kout_hand_columns(raw_hands(kout_run))
     table = rows(data, "bid_success", "by_contract")
@@ -120,7 +122,9 @@ def test_by_contract_recomputed(kout_report: tuple[str, dict[str, Any], Path], k
     assert malzoom and malzoom[0]["rows"] == raw_hands(kout_run)["malzoom"].sum()
 
 
-def test_bid_guide_recomputed(kout_report: tuple[str, dict[str, Any], Path], kout_run: Path):
+def test_bid_guide_recomputed(
+    kout_report: tuple[str, dict[str, Any], Path], kout_run: Path
+) -> None:
     _, data, _ = kout_report
     h = kout_hand_columns(raw_hands(kout_run))
     free = ~h["forced"]
@@ -149,10 +153,10 @@ def test_bid_guide_recomputed(kout_report: tuple[str, dict[str, Any], Path], kou
             for b in range(5, 10)
             if (in_range & (h["contract"] == b)).sum() >= MIN_N
         }
-        best = max(cands, key=lambda b: cands[b].mean())
-        assert r["best_bid"] == str(best) and r["n"] == len(cands[best])
-        assert r["mean"] == pytest.approx(cands[best].mean())
-        sel = in_range & (h["contract"] == best)
+        top = max(cands, key=lambda b: cands[b].mean())
+        assert r["best_bid"] == str(top) and r["n"] == len(cands[top])
+        assert r["mean"] == pytest.approx(cands[top].mean())
+        sel = in_range & (h["contract"] == top)
         assert r["made_k"] == h["made"][sel].sum() and r["made_n"] == sel.sum()
     # the summary states the guidance as numbers, the same numbers
     first = ranges[0]
@@ -164,7 +168,7 @@ def test_bid_guide_recomputed(kout_report: tuple[str, dict[str, Any], Path], kou
 
 def test_seats_recomputed(
     kout_report: tuple[str, dict[str, Any], Path], kout_run: Path, kout_matches_run: Path
-):
+) -> None:
     _, data, _ = kout_report
     h = kout_hand_columns(raw_hands(kout_run))
     for r in rows(data, "seats", "bid_share"):
@@ -183,7 +187,7 @@ def test_seats_recomputed(
 
 def test_match_length_recomputed(
     kout_report: tuple[str, dict[str, Any], Path], sweep_runs: dict[int, Path]
-):
+) -> None:
     _, data, _ = kout_report
     lengths = {r["target"]: r for r in rows(data, "match_length", "hands_per_match")}
     wins = {r["target"]: r for r in rows(data, "match_length", "stronger_side_wins")}
@@ -205,7 +209,7 @@ def test_match_length_recomputed(
     assert f"{lengths[101]['mean']:.1f}" in sentence
 
 
-def test_page_is_self_contained_and_small(kout_report: tuple[str, dict[str, Any], Path]):
+def test_page_is_self_contained_and_small(kout_report: tuple[str, dict[str, Any], Path]) -> None:
     text, data, out = kout_report
     refs = re.findall(r"""(?:src|href)\s*=\s*["']([^"']*)["']""", text, re.I)
     assert refs and all(r.startswith(("data:", "#")) for r in refs), refs
@@ -220,7 +224,7 @@ def test_page_is_self_contained_and_small(kout_report: tuple[str, dict[str, Any]
 
 def test_every_run_has_metadata_and_a_command_that_reproduces_it(
     kout_report: tuple[str, dict[str, Any], Path], kout_run: Path, tmp_path: Path
-):
+) -> None:
     text, data, _ = kout_report
     # the runs and the report are outside the current folder: named by their own names
     meta = next(r for r in data["runs"] if r["folder"] == kout_run.name)
@@ -242,7 +246,9 @@ def test_every_run_has_metadata_and_a_command_that_reproduces_it(
     assert "--players heuristic --players random:pass=0.8" in sweep[0]["command"]
 
 
-def test_sections_follow_the_data(kout_run: Path, baloot_run: Path, bh_run: Path, tmp_path: Path):
+def test_sections_follow_the_data(
+    kout_run: Path, baloot_run: Path, bh_run: Path, tmp_path: Path
+) -> None:
     only_hands = rp.write_report([kout_run], tmp_path / "a.html")
     assert [s.key for s in only_hands.sections] == ["bid_success", "bid_guide", "seats"]
 
@@ -272,7 +278,7 @@ def test_sections_follow_the_data(kout_run: Path, baloot_run: Path, bh_run: Path
     assert reasons == {"target", "inzili", "forced_joker"}
 
 
-def test_mixed_presets_are_refused(kout_run: Path, bh_run: Path, tmp_path: Path):
+def test_mixed_presets_are_refused(kout_run: Path, bh_run: Path, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="mix presets"):
         rp.write_report([kout_run, bh_run], tmp_path / "x.html")
     result = CliRunner().invoke(
@@ -284,7 +290,7 @@ def test_mixed_presets_are_refused(kout_run: Path, bh_run: Path, tmp_path: Path)
     assert not (tmp_path / "x.html").exists()
 
 
-def test_other_runs_are_passed_through_to_new_sections(kout_run: Path, tmp_path: Path):
+def test_other_runs_are_passed_through_to_new_sections(kout_run: Path, tmp_path: Path) -> None:
     other = tmp_path / "fork-run"
     (other / "forks").mkdir(parents=True)
     pl.DataFrame({"x": [1, 2, 3]}).write_parquet(other / "forks" / "part-00000.parquet")
@@ -309,7 +315,9 @@ def test_other_runs_are_passed_through_to_new_sections(kout_run: Path, tmp_path:
     assert "sum 6" in data["summary"]
 
 
-def test_paths_are_shown_relative_never_absolute(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_paths_are_shown_relative_never_absolute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     assert shown_path("data/studies/x/../y") == "data/studies/y"
     assert shown_path(tmp_path / "data" / "run") == "data/run"  # inside the current folder
@@ -318,7 +326,7 @@ def test_paths_are_shown_relative_never_absolute(tmp_path: Path, monkeypatch: py
     assert with_out(command, "forks") == "kout-sim forks --hands 5 --out forks"
 
 
-def test_study_folder_expands_to_its_runs(tmp_path: Path):
+def test_study_folder_expands_to_its_runs(tmp_path: Path) -> None:
     folder = tmp_path / "study"
     result = CliRunner().invoke(
         main,
@@ -375,7 +383,7 @@ def test_study_folder_expands_to_its_runs(tmp_path: Path):
     assert {r.study for r in report.inp.runs} == {"bids", "match-length", "seats", "joker-lead"}
 
 
-def test_hand_runs_of_different_players_are_not_pooled(kout_run: Path, tmp_path: Path):
+def test_hand_runs_of_different_players_are_not_pooled(kout_run: Path, tmp_path: Path) -> None:
     other = kout_sim.simulate(
         "kout_bo_4", players="random", hands=500, seed=3, out=tmp_path / "random", workers=1
     )
@@ -407,7 +415,7 @@ def test_the_sections_are_an_explicit_list_each_beside_its_analysis() -> None:
 
 def test_the_report_guide_is_bid_success_bid_guide(
     kout_report: tuple[str, dict[str, Any], Path], kout_run: Path
-):
+) -> None:
     """Every number of the report's bid guide is the one bid_success.bid_guide and
     bid_success.guide_ranges give for the same hands (no second computation in the report)."""
     _, data, _ = kout_report

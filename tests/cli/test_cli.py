@@ -233,6 +233,13 @@ def test_forks_writes_the_fork_table_and_prints_the_paired_value(tmp_path: Path)
     assert meta["kind"] == "joker_forks" and meta["forks"] == len(forks) > 0
     assert meta["lead_only"] is True and forks["leading"].all()
     assert f"{len(forks):,} forks of 3,000 hands" in stdout and "variance reduction" in stdout
+    bidding = forks.filter("bidding_team")
+    tricks = int((bidding["tricks_joker"] != bidding["tricks_other"]).sum())
+    made = int((bidding["made_joker"] != bidding["made_other"]).sum())
+    assert (
+        f"the branches differ in tricks in {tricks:,} of {len(bidding):,} forks "
+        f"({tricks / len(bidding):.1%}), in the made result in {made:,}"
+    ) in stdout
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,7 @@
 """The numba engine and the reference engine agree, action by action, on random games."""
 
+from typing import Any
+
 import pytest
 
 from kout_sim.engine.layout import BALOOT_CALL_NAMES
@@ -51,7 +53,7 @@ def test_random_hands_agree(preset: str) -> None:
 @pytest.mark.parametrize(
     "options", [{"joker_lead_scope": "anyone"}, {"play_all_tricks": True}], ids=["anyone", "all"]
 )
-def test_random_hands_agree_with_options(preset: str, options: dict) -> None:
+def test_random_hands_agree_with_options(preset: str, options: dict[str, Any]) -> None:
     compare_hands(preset, 3_000, seed=12, options=options)
 
 
@@ -85,7 +87,7 @@ def test_random_matches_agree(preset: str) -> None:
     ],
     ids=["kammelna", "strict-trumping", "lenient", "mixed"],
 )
-def test_random_baloot_hands_agree_with_options(options: dict) -> None:
+def test_random_baloot_hands_agree_with_options(options: dict[str, Any]) -> None:
     _, events = compare_hands("baloot", 3_000, seed=15, options=options)
     if options.get("profile") == "kammelna":
         # RULES.md 3.2.7 (K): about one hand in 60 deals someone five 7s, 8s and 9s; the random
@@ -131,7 +133,7 @@ def test_free_random_matches_agree(preset: str) -> None:
     ],
     ids=["bo4-anyone-all", "bo6-all-51", "bh4-26", "kammelna", "kammelna-mixed"],
 )
-def test_free_games_agree_with_options(preset: str, options: dict) -> None:
+def test_free_games_agree_with_options(preset: str, options: dict[str, Any]) -> None:
     # the options as a record or a command line gives them; each side resolves them itself
     assert compare_free_hands(preset, 400, seed=23, options=options) > 400 * 10
     assert compare_free_matches(preset, 15, seed=24, options=options) > 15

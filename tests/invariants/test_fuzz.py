@@ -6,6 +6,7 @@ A short profile runs always (a few hundred records); the ``slow`` set runs tens 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from kout_sim import InvalidRecord, replay_hand, replay_match  # noqa: E402
+from kout_sim import InvalidRecord, preset_names, replay_hand, replay_match  # noqa: E402
 
 from . import _fuzz  # noqa: E402
 
@@ -56,9 +57,9 @@ def test_mutated_records_get_the_same_class_from_both_engines_long(data: Any) ->
 
 
 def test_the_valid_records_replay_on_both_engines() -> None:
-    for preset in _fuzz.preset_names():
+    for preset in preset_names():
         for text in _fuzz.valid_records(preset):
-            assert _fuzz.check(_fuzz.json.loads(text)) == dict.fromkeys(_fuzz.ENGINES, "result")
+            assert _fuzz.check(json.loads(text)) == dict.fromkeys(_fuzz.ENGINES, "result")
 
 
 @pytest.mark.parametrize("engine", _fuzz.ENGINES)
@@ -73,7 +74,7 @@ def test_the_valid_records_replay_on_both_engines() -> None:
 def test_out_of_range_integers_are_invalid_records_on_both_engines(
     engine: str, path: tuple[Any, ...], value: int, words: str
 ) -> None:
-    record = _fuzz.json.loads(_fuzz.valid_records("kout_bo_4")[0])
+    record = json.loads(_fuzz.valid_records("kout_bo_4")[0])
     node = record
     for key in path[:-1]:
         node = node[key]
@@ -87,14 +88,14 @@ def test_out_of_range_integers_are_invalid_records_on_both_engines(
 def test_a_baloot_match_score_out_of_range_is_an_invalid_record(
     engine: str, score: list[int]
 ) -> None:
-    record = _fuzz.json.loads(_fuzz.valid_records("baloot")[0])
+    record = json.loads(_fuzz.valid_records("baloot")[0])
     record["match_score"] = score
     with pytest.raises(InvalidRecord, match=r"match_score must be two scores 0\.\.1,000,000"):
         replay_hand(record, engine=engine)
 
 
 def test_a_match_record_with_a_huge_target_is_an_invalid_record() -> None:
-    record = _fuzz.json.loads(_fuzz.valid_records("kout_bh_4")[-1])
+    record = json.loads(_fuzz.valid_records("kout_bh_4")[-1])
     record["options"]["target"] = 2**64
     for engine in _fuzz.ENGINES:
         with pytest.raises(InvalidRecord, match="option 'target'"):

@@ -378,7 +378,9 @@ def within_bounds(S_try: np.ndarray, constraints: tuple[np.ndarray, ...], n: int
     return True
 
 
-EXACT_CASES = [(preset, {}, plain) for preset in PRESETS for plain in (False, True)] + [
+EXACT_CASES: list[tuple[str, dict[str, Any], bool]] = [
+    (preset, {}, plain) for preset in PRESETS for plain in (False, True)
+] + [
     ("baloot", BALOOT_VARIANTS[1], False),
     ("baloot", BALOOT_VARIANTS[1], True),
 ]

@@ -13,15 +13,16 @@ from typing import Any
 
 import pytest
 
+from kout_sim import reference
 from kout_sim.reference import (
-    RefHand,
-    RefMatch,
     deck,
     draw_first_dealer,
     n_players,
     play_random_hand,
     play_random_match,
 )
+from kout_sim.reference.kout import RefHand as KoutHand
+from kout_sim.reference.kout import RefMatch as KoutMatch
 from kout_sim.reference.kout import deal
 
 BO_OPTIONS: dict[str, Any] = {
@@ -33,6 +34,22 @@ BO_OPTIONS: dict[str, Any] = {
 BH_OPTIONS: dict[str, Any] = {"first_dealer": "low_draw", "target": 31}
 PRESETS = ["kout_bo_4", "kout_bo_6", "kout_bh_4", "kout_bh_6"]
 JOKERS = {"RJ", "BJ", "JK"}
+
+
+def RefHand(
+    preset: str, options: Mapping[str, Any], dealer: int, hands: Sequence[Sequence[str]]
+) -> KoutHand:
+    """The public dispatcher's hand of a Kout preset (this file tests Kout presets only)."""
+    hand = reference.RefHand(preset, options, dealer, hands)
+    assert isinstance(hand, KoutHand)
+    return hand
+
+
+def RefMatch(preset: str, options: Mapping[str, Any], first_dealer: int) -> KoutMatch:
+    """The public dispatcher's match of a Kout preset."""
+    match = reference.RefMatch(preset, options, first_dealer)
+    assert isinstance(match, KoutMatch)
+    return match
 
 
 def bo(**overrides: Any) -> dict[str, Any]:
@@ -86,19 +103,19 @@ def make_deal(
     return hands
 
 
-def run(hand: RefHand, actions: Iterable[Any]) -> None:
+def run(hand: KoutHand, actions: Iterable[Any]) -> None:
     for action in actions:
         hand.apply(action)
 
 
-def auction(hand: RefHand, contract: int, trump: str, bidder: int = 0) -> None:
+def auction(hand: KoutHand, contract: int, trump: str, bidder: int = 0) -> None:
     """Run an auction where ``bidder`` bids ``contract`` and all others pass; then name trump."""
     while hand.phase == "auction":
         hand.apply(contract if hand.to_act == bidder else "pass")
     hand.apply(trump)
 
 
-def play_randomly(hand: RefHand, rng: random.Random) -> None:
+def play_randomly(hand: KoutHand, rng: random.Random) -> None:
     while hand.phase != "over":
         hand.apply(rng.choice(hand.legal_actions()))
 
@@ -343,7 +360,7 @@ def test_follow_suit_jokers_free_no_duty_to_trump() -> None:
 # --------------------------------------------------------------------------------------------------
 
 
-def joker_leads(hand: RefHand) -> set[str]:
+def joker_leads(hand: KoutHand) -> set[str]:
     return {card for card in hand.legal_actions() if card in JOKERS}
 
 
@@ -957,7 +974,7 @@ def bh_result(
     }
 
 
-def bh_match(preset: str, dealer: int, score: int, target: int = 31) -> RefMatch:
+def bh_match(preset: str, dealer: int, score: int, target: int = 31) -> KoutMatch:
     match = RefMatch(preset, bh(target=target), dealer)
     match.score = score
     return match

@@ -741,7 +741,7 @@ def _owner_team(record: Mapping[str, Any]) -> int:
         return first.buyer % 2
     # The calls run from dealer + 1; the last bid (not "pass") is the highest.
     last_bid = max(i for i, call in enumerate(record["calls"]) if call != "pass")
-    bidder = (record["dealer"] + 1 + last_bid) % K.n_players(record["rules"])
+    bidder = (int(record["dealer"]) + 1 + last_bid) % K.n_players(record["rules"])
     return bidder % 2
 
 

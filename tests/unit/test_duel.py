@@ -8,7 +8,8 @@ import polars as pl
 import pytest
 
 import kout_sim
-from kout_sim.sim.duel import analyse, duel, report
+from kout_sim.sim.duel import _paired_rate, analyse, duel, report
+from kout_sim.stats import paired_wilson, wilson
 
 
 def test_both_games_deal_the_same_cards(tmp_path: Path) -> None:
@@ -34,11 +35,31 @@ def test_a_player_against_itself_is_exactly_even(tmp_path: Path) -> None:
     # every deal sequence is won once by each side and the paired margin is exactly zero.
     result = duel("kout_bh_4", "random", "random", matches=500, seed=1, out=tmp_path)
     rate, margin = result["a_win_rate"], result["point_margin_per_hand"]
-    assert (rate.mean, rate.low, rate.high) == (0.5, 0.5, 0.5)
     assert (margin.mean, margin.low, margin.high) == (0.0, 0.0, 0.0)
+    # every pair split: the paired score interval is narrow but stays an interval
+    assert rate.mean == 0.5 and rate.low < 0.5 < rate.high
+    assert (rate.low, rate.high) == pytest.approx(paired_wilson(500, 0, 0))
     unpaired_low, unpaired_high = result["a_win_rate_wilson"]
-    assert unpaired_low < 0.5 < unpaired_high  # what an unpaired comparison would have said
+    assert unpaired_low < rate.low and rate.high < unpaired_high  # an unpaired comparison
     assert "A wins 500 of 1,000" in report(result) and "variance reduction" in report(result)
+
+
+def test_the_match_win_rate_interval_stays_an_interval_at_0_and_100_percent() -> None:
+    """A wins every game (or none): the normal interval of the paired mean is a point, the paired
+    score interval is Wilson's on the deal sequences, each pair counted as one trial."""
+    for won in (True, False):
+        games = pl.Series([won] * 40)
+        rate = _paired_rate(games, games)
+        assert rate.mean == (1.0 if won else 0.0) and rate.n == 40
+        assert rate.high - rate.low > 0.05
+        assert (rate.low, rate.high) == pytest.approx(wilson(40 if won else 0, 40))
+        assert "variance reduction n/a" in rate.text()
+    # in between: the counts of pairs won twice, once and never
+    one = pl.Series([True, True, False, False, True])
+    two = pl.Series([True, False, False, True, True])
+    rate = _paired_rate(one, two)
+    assert rate.mean == pytest.approx(0.6)
+    assert (rate.low, rate.high) == pytest.approx(paired_wilson(2, 2, 1))
 
 
 def test_swapping_the_teams_mirrors_the_statistics(tmp_path: Path) -> None:

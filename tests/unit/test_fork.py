@@ -27,7 +27,9 @@ def forked(request: pytest.FixtureRequest) -> tuple[str, np.ndarray]:
     return request.param, F.fork_records(rules, N_HANDS, SEED, "heuristic", workers=1)
 
 
-def _trace(preset: str, hand: int, limit: int = -1) -> tuple[np.ndarray, list[int], list[int], int]:
+def _trace(
+    preset: str, hand: int, limit: int = -1
+) -> tuple[np.ndarray, list[int], list[int], np.ndarray]:
     """(S, actions, legal masks, dealt hands...) of heuristic hand ``hand`` of play_hands."""
     rules = get_rules(preset)
     P, STR = tables_of(rules)

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from kout_sim.drivers.play import play_hands
 from kout_sim.rules import get_rules
 from kout_sim.sim import batch
 
@@ -14,11 +15,9 @@ from kout_sim.sim import batch
 def test_notice_when_the_kernels_are_not_ready_in_time(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    play = batch._play_hands
-
     def slow_play(*args: Any) -> Any:  # a compile: the drivers are not ready at once
         time.sleep(0.5)
-        return play(*args)
+        return play_hands(*args)
 
     monkeypatch.setattr(batch, "_READY", set())
     monkeypatch.setattr(batch, "_play_hands", slow_play)

@@ -95,7 +95,9 @@ def test_study_plans() -> None:
     hands = [p for p in baloot if p.kind == "hands"]
     assert len(hands) == 1 and hands[0].studies == ("bids", "baloot-modes")
     assert [
-        p.simulate["options"]["target"] for p in baloot if p.path.startswith("match-length")
+        p.simulate["options"]["target"]
+        for p in baloot
+        if p.simulate and p.path.startswith("match-length")
     ] == [
         52,
         102,

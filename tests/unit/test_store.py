@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
@@ -38,6 +39,13 @@ def _simulate(out: Path, **extra: Any) -> Path:
 
 def _meta(folder: Path) -> dict[str, Any]:
     return dict(json.loads((folder / "run.json").read_text()))
+
+
+def _frame(table: Any) -> pl.DataFrame:
+    """A ``pyarrow.Table`` as a polars frame."""
+    frame = pl.from_arrow(table)
+    assert isinstance(frame, pl.DataFrame)
+    return frame
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -217,7 +225,7 @@ def test_an_incomplete_run_is_refused_with_how_to_finish_it(tmp_path: Path) -> N
 def test_a_full_disk_leaves_no_temporary_file_and_a_failed_status(
     tmp_path: Path, whole: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = S.pq.write_table
+    real = pq.write_table
     calls = {"n": 0}
 
     def full_disk(table: Any, where: Any, **options: Any) -> None:
@@ -227,7 +235,7 @@ def test_a_full_disk_leaves_no_temporary_file_and_a_failed_status(
             raise OSError(errno.ENOSPC, "No space left on device")
         real(table, where, **options)
 
-    monkeypatch.setattr(S.pq, "write_table", full_disk)
+    monkeypatch.setattr(pq, "write_table", full_disk)
     folder = tmp_path / "run"
     with pytest.raises(ValueError) as caught:
         _simulate(folder, workers=1)
@@ -239,7 +247,7 @@ def test_a_full_disk_leaves_no_temporary_file_and_a_failed_status(
     assert meta["status"] == "failed" and "No space left on device" in meta["error"]
     with pytest.raises(ValueError, match=r"incomplete .status 'failed': No space left"):
         kout_sim.load(folder)
-    monkeypatch.setattr(S.pq, "write_table", real)
+    monkeypatch.setattr(pq, "write_table", real)
     (folder / "hands" / ".part-00002.parquet.tmp-99999").write_bytes(b"left by a killed writer")
     _simulate(folder, resume=True)
     assert not [p for p in folder.rglob("*") if ".tmp-" in p.name]
@@ -297,7 +305,7 @@ def test_a_stoppable_shard_has_the_rows_of_one_call_and_stops_when_told(
         one = run.play_shard(spec, {}, 0, size, 1)
         steps = run.play_shard(spec, {}, 0, size, 1, stop=threading.Event())
         for name in one:
-            assert pl.from_arrow(one[name]).equals(pl.from_arrow(steps[name]))
+            assert _frame(one[name]).equals(_frame(steps[name]))
         stopped = threading.Event()
         stopped.set()
         with pytest.raises(run.Stopped):
