@@ -508,6 +508,32 @@ class Manifest:
         self.store.write_json(self.document(), RUN_FILE)
         self.written, self.dirty = now, False
 
+    def flush_last(self) -> None:
+        """Write the final status of a run that stops on an error, even on a full disk: atomically
+        when there is room, else (a local folder) in place over the old ``run.json``, padded with
+        spaces to its size, so that no new block is needed and the file is never half-written.
+        Nothing is raised: the error that stopped the run is the one the caller reports."""
+        try:
+            self.flush(force=True)
+            return
+        except OSError:
+            pass
+        from fsspec.implementations.local import LocalFileSystem
+
+        if not isinstance(self.store.fs, LocalFileSystem):
+            return
+        path = self.store.path(RUN_FILE)
+        with contextlib.suppress(OSError):
+            size = os.path.getsize(path)
+            doc = self.document()
+            for text in (json.dumps(doc, indent=2, sort_keys=True, default=str), json.dumps(doc)):
+                data = text.encode()
+                if len(data) < size:
+                    with open(path, "r+b") as f:
+                        f.write(data + b" " * (size - len(data) - 1) + b"\n")
+                    self.dirty = False
+                    return
+
     def document(self) -> dict[str, Any]:
         """The content of ``run.json``: the metadata, the writer and the shard entries."""
         return {**self.meta, "writer": WRITER, "shards": dict(sorted(self.shards.items()))}

@@ -15,7 +15,6 @@ Dask distributed cluster (``"local:N"`` starts a local one with N worker process
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import sys
@@ -657,8 +656,7 @@ def _play_run(
     except KeyboardInterrupt:
         store.remove_temporaries()
         manifest.update(status="interrupted", seconds=elapsed())
-        with contextlib.suppress(OSError):
-            manifest.flush(force=True)
+        manifest.flush_last()
         done = len(complete_shards(store, spec, manifest.shards))
         raise Interrupted(store.url, done, spec.n_shards) from None
     except Exception as exc:
@@ -667,8 +665,7 @@ def _play_run(
             return exc
         reason = one_line(exc)
         manifest.update(status="failed", error=reason, seconds=elapsed())
-        with contextlib.suppress(OSError):
-            manifest.flush(force=True)
+        manifest.flush_last()
         if isinstance(exc, ValueError):
             raise
         raise RunFailed(
