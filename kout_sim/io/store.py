@@ -523,10 +523,20 @@ class Manifest:
         if not isinstance(self.store.fs, LocalFileSystem):
             return
         path = self.store.path(RUN_FILE)
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, ValueError):
             size = os.path.getsize(path)
             doc = self.document()
-            for text in (json.dumps(doc, indent=2, sort_keys=True, default=str), json.dumps(doc)):
+            with open(path, "rb") as f:
+                # the file on disk with only the status changed: its shard list may be older (a
+                # resume checks the shard files against it), but compact it fits in the indented room
+                on_disk = json.loads(f.read())
+            status = {k: self.meta[k] for k in ("status", "error", "seconds") if k in self.meta}
+            candidates = (
+                json.dumps(doc, indent=2, sort_keys=True, default=str),
+                json.dumps(doc, default=str),
+                json.dumps({**on_disk, **status}, default=str),
+            )
+            for text in candidates:
                 data = text.encode()
                 if len(data) < size:
                     with open(path, "r+b") as f:

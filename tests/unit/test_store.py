@@ -312,12 +312,6 @@ def test_a_stoppable_shard_has_the_rows_of_one_call_and_stops_when_told(
             run.play_shard(spec, {}, 0, size, 1, stop=stopped)
 
 
-@pytest.mark.xfail(
-    reason="known race, open in issue 19: on a real full disk run.json sometimes keeps "
-    "status 'running' (seen in 1 of 3 local runs and once in CI); the error, the missing "
-    "temporary files and the lock are right every time",
-    strict=False,
-)
 def test_a_real_full_disk_fails_in_one_line_with_no_temporary_file(tmp_path: Path) -> None:
     """On a 256 KiB tmpfs where this process may mount one (else the monkeypatched writer above
     stands for it): the run fails, a resume on the still-full disk fails the same way, and neither
