@@ -390,8 +390,10 @@ def context_cells(
 
 def opportunity_shares(df: pl.DataFrame) -> dict[str, Any]:
     """What the overall average is an average of, per role: the share of forks whose lead is
-    permitted only by the fall of trump A K Q J, whose two branches end with the same net points
-    (the lead changes nothing), and that the player itself led (``n`` forks)."""
+    permitted only by the fall of trump A K Q J (``honours_only``), whose two branches end with
+    the same net points (``no_change``), in which the leader's team needs one more trick
+    (``one_trick``; ``one_trick_n`` forks, ``one_trick_changed`` of them whose branches end with
+    different net points), and that the player itself led (``led``); ``n`` forks."""
     out: dict[str, Any] = {}
     for role, part in df.group_by("role", maintain_order=True):
         n = len(part)
@@ -400,6 +402,11 @@ def opportunity_shares(df: pl.DataFrame) -> dict[str, Any]:
             "honours_only": part.filter(pl.col("permission") == "trump A K Q J all played").height
             / n,
             "no_change": part.filter(pl.col("net_joker") == pl.col("net_other")).height / n,
+            "one_trick": part.filter(pl.col("tricks_needed") == 1).height / n,
+            "one_trick_n": part.filter(pl.col("tricks_needed") == 1).height,
+            "one_trick_changed": part.filter(
+                (pl.col("tricks_needed") == 1) & (pl.col("net_joker") != pl.col("net_other"))
+            ).height,
             "led": part["chose_joker"].sum() / n,
         }
     return out

@@ -267,3 +267,70 @@ def test_report_leads_the_joker_section_with_the_contexts(
         / df.filter(pl.col("bidding_team")).height
     )
     assert share["honours_only"] == pytest.approx(honours_only)
+    # the leads the player made and declined, recomputed the long way
+    for row in rows(data, "joker", "context_choice"):
+        part = [
+            r
+            for r in df.iter_rows(named=True)
+            if (r["bidding_team"] == (row["role"] == "bidding team"))
+            and r["chose_joker"] == (row["choice"] == "led it")
+        ]
+        d = np.array([p["net_joker"] - p["net_other"] for p in part], dtype=float)
+        diff, se = _clustered(d, np.array([p["hand"] for p in part]))
+        assert row["n"] == len(part) and row["diff"] == pytest.approx(diff)
+        assert row["high"] == pytest.approx(diff + 1.96 * se)
+    assert sum(r["n"] for r in rows(data, "joker", "context_choice")) == len(df)
+    # the context run's command plays its hands into its play/ folder
+    commands = [c for c in data["commands"]["runs"] if c and "--actions" in c]
+    assert len(commands) == 1 and commands[0].endswith(f"/{jc.PLAY_FOLDER}")
+
+
+def test_the_section_compares_the_contexts_across_line_ups(
+    context_runs: tuple[Path, Path], runs_root: Path, tmp_path: Path
+) -> None:
+    """A second line-up's forks and context (same deals) give a table of both line-ups' values per
+    context, each verdict following from the two intervals; the first line-up's tables are not
+    pooled with the second's."""
+    from analyses import report as rp
+
+    from .test_report import blob, rows
+
+    forks_dir, context_dir = context_runs
+    spec = "heuristic:bid_margin=0"
+    forks_b = Path(write_forks(tmp_path / "forks-b", "kout_bo_4", 6_000, 31, [spec], workers=1))
+    context_b = jc.write_context(tmp_path / "context-b", forks_b, workers=1)
+    out = tmp_path / "two.html"
+    rp.write_report([forks_dir, context_dir, forks_b, context_b], out)
+    data = blob(out.read_text())
+    a = jc.with_context(_read(forks_dir, "forks"), _read(context_dir, "context"))
+    b = jc.with_context(_read(forks_b, "forks"), _read(context_b, "context"))
+    assert rows(data, "joker", "value_net")[0]["n"] + rows(data, "joker", "value_net")[1][
+        "n"
+    ] == len(a)
+    table = rows(data, "joker", "context_lineups")
+    ta = jc.context_value(a, "contract").filter(pl.col("choice") == "all")
+    tb = jc.context_value(b, "contract").filter(pl.col("choice") == "all")
+    contract = [r for r in table if r["context"] == "contract"]
+    assert len(contract) == len(
+        set(ta["role", "contract"].rows()) | set(tb["role", "contract"].rows())
+    )
+    for r in contract:
+        ra = ta.filter((pl.col("role") == r["role"]) & (pl.col("contract") == int(r["value"])))
+        rb = tb.filter((pl.col("role") == r["role"]) & (pl.col("contract") == int(r["value"])))
+        for i, part in enumerate((ra, rb)):
+            if part.is_empty():
+                assert r[f"n_{i}"] is None
+                continue
+            assert r[f"n_{i}"] == part["n"][0] and r[f"diff_{i}"] == pytest.approx(part["diff"][0])
+        if ra.is_empty() or rb.is_empty() or min(ra["n"][0], rb["n"][0]) < 200:
+            assert r["sign"].startswith("fewer")
+            continue
+        ends = [(p["low"][0], p["high"][0]) for p in (ra, rb)]
+        if all(lo > 0 for lo, _ in ends) or all(hi < 0 for _, hi in ends):
+            assert r["sign"].startswith("holds")
+        elif any(lo > 0 for lo, _ in ends) and any(hi < 0 for _, hi in ends):
+            assert r["sign"] == "reverses"
+        else:
+            assert not r["sign"].startswith("holds")
+    counts = data["sections"]["joker"]["data"]["sign_across_lineups"]
+    assert counts["contexts"] == sum(not r["sign"].startswith("fewer") for r in table)
