@@ -117,7 +117,10 @@ class Run:
         """The ``kout-sim simulate`` command that writes this run again (known kinds only)."""
         if self.kind not in KNOWN_KINDS:
             cmd = self.settings.get("command")
-            return with_out(str(cmd), self.shown) if cmd else None
+            # a run whose command writes a sub-folder of it (a joker context run: its play/)
+            sub = self.settings.get("play")
+            out = os.path.join(self.shown, str(sub)) if sub else self.shown
+            return with_out(str(cmd), out) if cmd else None
         return simulate_command(self.settings, self.shown)
 
 

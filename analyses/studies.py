@@ -17,8 +17,11 @@ Built-in studies (:data:`STUDIES`):
   (default 20,000 matches): seat and dealer effects, the first dealer's match win rate.
 - ``baloot-modes``: Baloot only; independent heuristic hands (default 1,000,000): Sun and Hokum
   beside unsourced human rates.
-- ``joker-lead``: Kout presets; the joker decisions of independent heuristic hands forked (``kout-sim forks``, default 1,000,000 hands), plus, for
-  Bahraini Kout, the ``seats`` matches (the forced joker lead).
+- ``joker-lead``: Kout presets; the joker decisions of independent heuristic hands forked (``kout-sim
+  forks``, default 1,000,000 hands); for Kout Bo also each fork's context (the same hands played
+  again with ``--actions``, :mod:`analyses.joker_context`) and the same pair of runs for a second
+  line-up (:data:`SECOND_FORK_LINEUP`); for Bahraini Kout the ``seats`` matches (the forced joker
+  lead).
 - ``all``: every study that applies to the preset; identical runs are played once.
 
 Every run of a study uses the study seed plus a fixed offset per study (``bids`` and
@@ -50,6 +53,7 @@ from kout_sim.io.store import WRITER, Lock, Store, check_replaceable, one_line, 
 from kout_sim.sim.batch import check_count, check_seed
 
 from .commands import report_hint, simulate_command, study_command
+from .joker_context import CONTEXT_KIND, PLAY_FOLDER, write_context
 from .joker_lead import DEFAULT_FORK_HANDS, FORKS_KIND
 
 DEFAULT_HANDS = 1_000_000
@@ -176,27 +180,61 @@ def _match_length_plan(args: StudyArgs) -> list[RunPlan]:
     ]
 
 
-def _joker_forks_plan(args: StudyArgs) -> list[RunPlan]:
-    hands = args.hands or DEFAULT_FORK_HANDS
-    players = list(args.players or HEURISTIC)
-    seed = args.seed + 3
+SECOND_FORK_LINEUP = "heuristic:bid_margin=0"
+"""The second line-up of the Kout Bo ``joker-lead`` study (runs ``joker-forks-bid_margin0`` and
+``joker-context-bid_margin0``): the joker's value by context is compared across the two."""
+
+
+def _fork_pair(
+    args: StudyArgs, players: list[str], suffix: str, hands: int, seed: int
+) -> list[RunPlan]:
+    """The forks run of ``players`` and, for Kout Bo, its context run (the hands played again
+    with ``--actions``, :func:`analyses.joker_context.write_context`)."""
+    forks_path = f"joker-forks{suffix}"
 
     def runner(folder: Path, workers: int | None) -> object:
         from kout_sim.sim.fork import write_forks
 
-        return write_forks(folder, args.preset, hands, seed, players, workers=workers)
+        lineup = players or list(HEURISTIC)
+        return write_forks(folder, args.preset, hands, seed, lineup, workers=workers)
 
     def command(folder: Path) -> str:
         return command_line(
-            "forks",
-            preset=args.preset,
-            hands=hands,
-            seed=seed,
-            players=list(args.players or ()),
-            out=str(folder),
+            "forks", preset=args.preset, hands=hands, seed=seed, players=players, out=str(folder)
         )
 
-    plans = [RunPlan("joker-forks", FORKS_KIND, runner=runner, command=command)]
+    plans = [RunPlan(forks_path, FORKS_KIND, runner=runner, command=command)]
+    if args.family != "kout_bo":
+        return plans
+
+    def context_runner(folder: Path, workers: int | None) -> object:
+        return write_context(folder, folder.parent / forks_path, workers=workers, overwrite=True)
+
+    def context_command(folder: Path) -> str:
+        return command_line(
+            "simulate",
+            preset=args.preset,
+            players=players,
+            hands=hands,
+            seed=seed,
+            actions=True,
+            out=str(folder / PLAY_FOLDER),
+        )
+
+    plans.append(
+        RunPlan(
+            f"joker-context{suffix}", CONTEXT_KIND, runner=context_runner, command=context_command
+        )
+    )
+    return plans
+
+
+def _joker_forks_plan(args: StudyArgs) -> list[RunPlan]:
+    hands = args.hands or DEFAULT_FORK_HANDS
+    seed = args.seed + 3
+    plans = _fork_pair(args, list(args.players or ()), "", hands, seed)
+    if args.family == "kout_bo" and not args.players:
+        plans += _fork_pair(args, [SECOND_FORK_LINEUP], "-bid_margin0", hands, seed)
     if args.family == "kout_bh":
         plans += _seats_plan(args)  # the forced joker lead in whole matches
     return plans

@@ -146,6 +146,9 @@ def test_report_joker_section_recomputed_from_the_parquet(forks_run: Path, tmp_p
     assert {r["trick"] for r in tricks} == {t + 1 for t in raw["trick"].unique().to_list()}
     assert min(r["trick"] for r in tricks) >= 1
     assert any("Leading a permitted joker" in f for f in data["sections"]["joker"]["findings"])
+    # the section says in how many forks the tricks move (not "almost every fork")
+    moved = data["sections"]["joker"]["data"]["tricks_changed"]
+    assert moved == {"n": len(raw), "k": int((raw["tricks_joker"] != raw["tricks_other"]).sum())}
 
 
 def test_figure_axes_number_tricks_from_1_and_show_whole_contracts(forks_run: Path) -> None:

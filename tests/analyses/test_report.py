@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 import kout_sim
-from analyses import baloot_modes, bid_success, joker_lead, match_length, seats, studies
+from analyses import baloot_modes, bid_success, joker_section, match_length, seats, studies
 from analyses import report as rp
 from analyses.commands import shown_path, with_out
 from analyses.section import MIN_N, ReportInput, Section, Table, expand
@@ -360,6 +360,9 @@ def test_study_folder_expands_to_its_runs(tmp_path: Path) -> None:
         *[f"match-length/target-{t}" for t in targets],
         "seats",
         "joker-forks",
+        "joker-context",
+        "joker-forks-bid_margin0",
+        "joker-context-bid_margin0",
     ]
     for entry in meta["runs"]:
         run = json.loads((folder / entry["path"] / "run.json").read_text())
@@ -368,7 +371,11 @@ def test_study_folder_expands_to_its_runs(tmp_path: Path) -> None:
         )
         command = "forks" if entry["kind"] == "joker_forks" else "simulate"
         assert entry["command"].startswith(f"kout-sim {command} --preset kout_bo_4")
-        assert entry["command"].endswith(f"--out {folder / entry['path']}")
+        # a context run's command plays its hands again into its play/ folder
+        played = "/play" if entry["kind"] == "joker_context" else ""
+        assert entry["command"].endswith(f"--out {folder / entry['path']}{played}")
+        if entry["path"].endswith("bid_margin0"):
+            assert "--players heuristic:bid_margin=0" in entry["command"]
     runs, found = expand([folder])
     assert [r.folder for r in runs] == [folder / p for p in paths]
     assert [r.shown for r in runs] == [f"study/{p}" for p in paths]
@@ -400,7 +407,7 @@ def test_the_sections_are_an_explicit_list_each_beside_its_analysis() -> None:
         match_length.match_length_section,
         baloot_modes.baloot_modes_section,
         seats.seats_section,
-        joker_lead.joker_section,
+        joker_section.joker_section,
     ) == rp.SECTIONS
     assert [f.__module__ for f in rp.SECTIONS] == [
         "analyses.bid_success",
@@ -408,7 +415,7 @@ def test_the_sections_are_an_explicit_list_each_beside_its_analysis() -> None:
         "analyses.match_length",
         "analyses.baloot_modes",
         "analyses.seats",
-        "analyses.joker_lead",
+        "analyses.joker_section",
     ]
     assert isinstance(rp.SECTIONS, tuple)
 
