@@ -7,12 +7,12 @@ Each hand or match has two random streams: the deal lane (first dealer, shuffles
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numpy as np
-from numba import prange
 
-from ..engine._jit import jit, jit_alloc, jit_leaf, jit_parallel, lowest_bit, popcount
+from ..engine._jit import jit, jit_alloc, jit_entry, jit_leaf, lowest_bit, popcount
 from ..engine.baloot import completion_masks
 from ..engine.deal import deck_cards, first_dealer
 from ..engine.game import apply_action, legal_mask, start_hand
@@ -120,7 +120,7 @@ from ..players.kinds import KIND_ISMCTS
 from ..players.policy import choose, workspace
 from ..players.registry import N_PARAMS
 
-BLOCK = 512  # hands per parallel work item
+BLOCK = 512  # the fewest hands worth a thread of their own
 
 
 class Context(NamedTuple):
@@ -150,6 +150,79 @@ class Lanes(NamedTuple):
     cards: np.ndarray  # shuffle scratch
 
 
+def _make_play_hand(family: int, searching: bool) -> Callable[..., int]:
+    """The play loop of one family and line-up class, compiled once as a function of its own.
+
+    ``family`` and ``searching`` are closure constants, so numba prunes the other family's policies
+    and rules (and the search when no seat searches) before typing. Every driver calls the same
+    compiled loop (through :func:`play_hand`) instead of re-typing it inlined: the loop and the
+    policy dispatch below it are typed once per variant, not once per entry point.
+    """
+    decorate = jit_alloc if searching else jit  # the search allocates its own scratch
+
+    @decorate
+    def play_hand_of(
+        S: np.ndarray,
+        MS: np.ndarray,
+        rng: np.ndarray,
+        ctx: Context,
+        row: np.ndarray,
+        actions: np.ndarray,
+        legal: np.ndarray,
+        packed: np.ndarray,
+        limit: int,
+    ) -> int:
+        P, STR = ctx.P, ctx.STR
+        t = 0
+        n_calls = 0
+        for k in range(4):
+            row[R_CALLS + k] = 0
+        row[R_N_CALLS] = 0
+        while S[S_PHASE] != PH_OVER and t != limit:
+            mask = legal_mask(S, P, STR, family)
+            seat = S[S_TO_ACT]
+            action = choose(
+                S,
+                P,
+                STR,
+                MS,
+                rng,
+                ctx.kinds[seat],
+                ctx.params[seat],
+                mask,
+                ctx.nodes,
+                ctx.value,
+                searching,
+                family,
+            )
+            if action < 0 or action > 63 or (mask >> action) & 1 == 0:
+                return -1
+            is_card = S[S_PHASE] == PH_PLAY
+            code = action if is_card else CALL + action
+            if not is_card and n_calls < MAX_CALLS:
+                row[R_CALLS + n_calls // 8] |= np.int64(action + 1) << (8 * (n_calls % 8))
+                n_calls += 1
+                row[R_N_CALLS] = n_calls
+            if t < actions.shape[0]:
+                actions[t] = code
+                legal[t] = mask
+            if t < packed.shape[0]:
+                packed[t] = code | (seat << 8) | (popcount(mask) << 12)
+            apply_action(S, P, STR, action, family)
+            t += 1
+        return t
+
+    return play_hand_of
+
+
+# One module global per variant (a closure over a dispatcher is never a cache hit: rule 4 of
+# docs/compile.md); the dispatcher below picks one by its closure-constant arguments.
+_PLAY_KOUT = _make_play_hand(FAMILY_KOUT, False)
+_PLAY_KOUT_SEARCH = _make_play_hand(FAMILY_KOUT, True)
+_PLAY_BALOOT = _make_play_hand(FAMILY_BALOOT, False)
+_PLAY_BALOOT_SEARCH = _make_play_hand(FAMILY_BALOOT, True)
+
+
 @jit_leaf
 def play_hand(
     S: np.ndarray,
@@ -173,45 +246,13 @@ def play_hand(
     the phase-relative legal mask, ``packed`` (int32) action | seat << 8 | n legal << 12.
     Returns the number of decisions, or -1 if a policy chose an illegal action.
     """
-    P, STR = ctx.P, ctx.STR
-    t = 0
-    n_calls = 0
-    for k in range(4):
-        row[R_CALLS + k] = 0
-    row[R_N_CALLS] = 0
-    while S[S_PHASE] != PH_OVER and t != limit:
-        mask = legal_mask(S, P, STR, family)
-        seat = S[S_TO_ACT]
-        action = choose(
-            S,
-            P,
-            STR,
-            MS,
-            rng,
-            ctx.kinds[seat],
-            ctx.params[seat],
-            mask,
-            ctx.nodes,
-            ctx.value,
-            searching,
-            family,
-        )
-        if action < 0 or action > 63 or (mask >> action) & 1 == 0:
-            return -1
-        is_card = S[S_PHASE] == PH_PLAY
-        code = action if is_card else CALL + action
-        if not is_card and n_calls < MAX_CALLS:
-            row[R_CALLS + n_calls // 8] |= np.int64(action + 1) << (8 * (n_calls % 8))
-            n_calls += 1
-            row[R_N_CALLS] = n_calls
-        if t < actions.shape[0]:
-            actions[t] = code
-            legal[t] = mask
-        if t < packed.shape[0]:
-            packed[t] = code | (seat << 8) | (popcount(mask) << 12)
-        apply_action(S, P, STR, action, family)
-        t += 1
-    return t
+    if family == FAMILY_BALOOT:
+        if searching:
+            return _PLAY_BALOOT_SEARCH(S, MS, rng, ctx, row, actions, legal, packed, limit)
+        return _PLAY_BALOOT(S, MS, rng, ctx, row, actions, legal, packed, limit)
+    if searching:
+        return _PLAY_KOUT_SEARCH(S, MS, rng, ctx, row, actions, legal, packed, limit)
+    return _PLAY_KOUT(S, MS, rng, ctx, row, actions, legal, packed, limit)
 
 
 @jit_leaf
@@ -515,7 +556,7 @@ def _family_kernels(family: int, searching: bool) -> FamilyKernels:
     (Numba keys its cache of these closures by the values of the frozen variables too.)
     """
 
-    @jit_parallel
+    @jit_entry
     def hands_entry(
         P: np.ndarray,
         STR: np.ndarray,
@@ -525,17 +566,14 @@ def _family_kernels(family: int, searching: bool) -> FamilyKernels:
         first: int,
         out: np.ndarray,
         trace: np.ndarray,
+        lo: int,
+        hi: int,
     ) -> None:
-        n_hands = out.shape[0]
-        n_blocks = (n_hands + BLOCK - 1) // BLOCK
-        for b in prange(n_blocks):
-            lo = b * BLOCK
-            hi = min(n_hands, lo + BLOCK)
-            _hand_block(
-                context(P, STR, kinds, params), seed, first, out, trace, lo, hi, searching, family
-            )
+        _hand_block(
+            context(P, STR, kinds, params), seed, first, out, trace, lo, hi, searching, family
+        )
 
-    @jit_alloc
+    @jit_entry
     def matches_entry(
         P: np.ndarray,
         STR: np.ndarray,
@@ -608,15 +646,29 @@ def play_hands(
     first: int,
     out: np.ndarray,
     trace: np.ndarray = NO_TRACE,
+    threads: int = 1,
 ) -> None:
     """Play ``len(out)`` independent hands, hand ``i`` on the streams of ``(seed, first + i)``.
 
     Each hand's dealer is a uniformly random seat, the score before it 0-0. ``out`` is
-    int64[n_hands, R_SIZE]; ``trace`` int32[n_hands, MAX_ACTIONS] or empty. Blocks of hands run on
-    numba's threads (``numba.set_num_threads``); rows never depend on the split. A row whose
-    ``R_N_ACTIONS`` is -1 met an illegal choice of a policy.
+    int64[n_hands, R_SIZE]; ``trace`` int32[n_hands, MAX_ACTIONS] or empty. With ``threads > 1``
+    the hands are split into that many contiguous ranges played at once on a thread pool (the
+    kernel releases the GIL); rows never depend on the split. A row whose ``R_N_ACTIONS`` is -1 met
+    an illegal choice of a policy.
     """
-    kernels(P, kinds).hands(P, STR, kinds, params, seed, first, out, trace)
+    kernel = kernels(P, kinds).hands
+    n = out.shape[0]
+    threads = max(1, min(threads, n // BLOCK))
+    if threads == 1:
+        kernel(P, STR, kinds, params, seed, first, out, trace, 0, n)
+        return
+    bounds = [n * k // threads for k in range(threads + 1)]
+
+    def part(k: int) -> None:
+        kernel(P, STR, kinds, params, seed, first, out, trace, bounds[k], bounds[k + 1])
+
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(part, range(threads)))
 
 
 def play_matches(

@@ -707,7 +707,7 @@ def choose_baloot(
     ``epsilon > 0``), ``prm`` float64[N_PARAMS] (slots of :data:`BALOOT_PARAMS`).
     """
     eps = prm[PRM_EPSILON]
-    if eps > 0.0 and below(rng, 1_000_000) < int(eps * 1_000_000.0):
+    if eps > 0.0 and below(rng, np.int64(1_000_000)) < int(eps * 1_000_000.0):
         return nth_bit(mask, int(below(rng, popcount(mask))))
     phase = S[S_PHASE]
     if phase == PH_AUCTION:

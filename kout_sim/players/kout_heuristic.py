@@ -273,10 +273,10 @@ def evaluate_hand(P: np.ndarray, hand: int, suits: int) -> tuple[float, int]:
     Trump ladder value plus the side values of the other suits, and the ruffing value of their
     voids and singletons while trumps are to spare.
     """
-    sv0, sr0 = side_value(P, hand, 0)
-    sv1, sr1 = side_value(P, hand, 1)
-    sv2, sr2 = side_value(P, hand, 2)
-    sv3, sr3 = side_value(P, hand, 3)
+    sv0, sr0 = side_value(P, hand, np.int64(0))
+    sv1, sr1 = side_value(P, hand, np.int64(1))
+    sv2, sr2 = side_value(P, hand, np.int64(2))
+    sv3, sr3 = side_value(P, hand, np.int64(3))
     side_all = sv0 + sv1 + sv2 + sv3
     ruff_all = sr0 + sr1 + sr2 + sr3
     best = -1.0
@@ -591,7 +591,7 @@ def choose_lead(
             return lowest_bit(boss & side)
         if trumps != 0 and (out_trumps == 0 or side == 0):
             return highest_bit(trumps)
-        return side_lead(P, trump, side if side != 0 else plain, False)
+        return side_lead(P, trump, side if side != 0 else plain, np.bool_(False))
     # defenders: take every sure trick at once, then play for ruffs
     if (boss & side) != 0:
         return lowest_bit(boss & side)
@@ -721,7 +721,7 @@ def choose_kout(
     ``MS`` int64[M_SIZE] match state (score before the hand), ``rng`` uint64[4] play lane,
     ``prm`` float64[N_PARAMS] the seat's parameters (slots of KOUT_PARAMS).
     """
-    if prm[K_EPSILON] > 0.0 and below(rng, 1_000_000) < prm[K_EPSILON] * 1_000_000:
+    if prm[K_EPSILON] > 0.0 and below(rng, np.int64(1_000_000)) < prm[K_EPSILON] * 1_000_000:
         return nth_bit(mask, int(below(rng, popcount(mask))))
     seat = S[S_TO_ACT]
     phase = S[S_PHASE]

@@ -22,7 +22,7 @@ def choose_random(S: np.ndarray, rng: np.ndarray, prm: np.ndarray, mask: int) ->
     """Uniform over the legal set; with ``prm[0] >= 0`` an auction pass has that probability."""
     choices = mask
     if prm[0] >= 0 and S[S_PHASE] == PH_AUCTION and (mask & 1) != 0 and mask != 1:
-        choices = 1 if below(rng, 1000) < int(prm[0] * 1000 + 0.5) else mask ^ 1
+        choices = 1 if below(rng, np.int64(1000)) < int(prm[0] * 1000 + 0.5) else mask ^ 1
     return nth_bit(choices, below(rng, popcount(choices)))
 
 

@@ -1,8 +1,8 @@
 """Typed Python wrappers of the batch kernels: hands and matches, in parallel, for any line-up.
 
 Work is cut into fixed chunks keyed by stream index, so the rows never depend on the number of
-workers: ``workers`` only decides how many chunks run at once (numba threads for hands, GIL-free
-kernel calls on a thread pool for matches).
+workers: ``workers`` only decides how many chunks run at once (GIL-free kernel calls on a thread
+pool).
 """
 
 from __future__ import annotations
@@ -41,8 +41,7 @@ def available_workers() -> int:
 
 def check_workers(workers: int | None) -> int:
     """``workers`` validated against the cores available (``None`` means all of them)."""
-    threads: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
-    cores = min(available_workers(), threads)
+    cores = available_workers()
     if workers is None:
         return cores
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -218,14 +217,8 @@ def play_hands(
         out = new_rows(2)
         if trace.shape[0]:
             trace = np.zeros((2, L.MAX_ACTIONS), dtype=np.int32)
-    previous = numba.get_num_threads()
-    numba.set_num_threads(workers)
-    try:
-        _play_hands(
-            P, STR, lineup.kinds, lineup.params(rules.preset.family), seed, first, out, trace
-        )
-    finally:
-        numba.set_num_threads(previous)
+    params = lineup.params(rules.preset.family)
+    _play_hands(P, STR, lineup.kinds, params, seed, first, out, trace, threads=workers)
     if out is not target:
         target[:] = out[:n_hands]
         if target_trace.shape[0]:
