@@ -144,3 +144,34 @@ def test_the_pairing_narrows_the_intervals(bid_run: Path) -> None:
 def test_unknown_measure_is_refused(bid_run: Path) -> None:
     with pytest.raises(ValueError, match="unknown measure 'points'"):
         BFA.paired_differences(load(bid_run)["bid_forks"], measure="points")
+
+
+def test_the_report_bid_guide_is_rebuilt_on_the_bid_forks(bid_run: Path, kout_run: Path) -> None:
+    """With a bid fork run, the report's bid guide is the paired one, its tables those of
+    guide_ranges / call_values on the first forked decision of each hand, and it says in words what
+    was held fixed; without one it stays the observational guide."""
+    from analyses.report import build_report
+    from analyses.section import ReportInput, expand
+
+    runs, studies = expand([bid_run, kout_run])
+    report = build_report(ReportInput.from_runs(runs, studies))
+    section = next(s for s in report.sections if s.key == "bid_guide")
+    assert section.title == "Bid guide: every call tried on the same hands"
+    text = " ".join(b.text for b in section.blocks if hasattr(b, "text"))
+    assert "same deal, the same seat with the same cards" in text and "Holm" in text
+    first = load(bid_run)["bid_forks"].filter(pl.col("decision") == 0).collect()
+    tables = section.tables()
+    expected = BFA.guide_ranges(first, min_n=30)
+    shown = tables["guide_ranges"].frame
+    assert shown["best_call"].to_list() == expected["best_call"].to_list()
+    assert shown["mean"].to_list() == pytest.approx(expected["mean"].to_list())
+    assert shown["p_holm"].to_list() == pytest.approx(expected["p_holm"].to_list())
+    values = BFA.call_values(first)
+    assert tables["call_values"].frame["mean"].to_list() == pytest.approx(values["mean"].to_list())
+    assert len(section.findings) == len(expected)
+    for finding, row in zip(section.findings, expected.iter_rows(named=True)):
+        assert finding.startswith(f"With a hand of {row['strength']}, ")
+        assert ("separated from every other call" in finding) == row["separated"]
+    alone = build_report(ReportInput.from_runs(expand([kout_run])[0]))
+    observational = next(s for s in alone.sections if s.key == "bid_guide")
+    assert observational.title == "Bid guide: expected points per hand strength"

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 import kout_sim
-from analyses import baloot_modes, bid_success, joker_lead, match_length, seats, studies
+from analyses import baloot_modes, bid_forks, bid_success, joker_lead, match_length, seats, studies
 from analyses import report as rp
 from analyses.commands import shown_path, with_out
 from analyses.section import MIN_N, ReportInput, Section, Table, expand
@@ -396,7 +396,7 @@ def test_the_sections_are_an_explicit_list_each_beside_its_analysis() -> None:
     analysis; importing a module registers nothing."""
     assert (
         bid_success.bid_success_section,
-        bid_success.bid_guide_section,
+        bid_forks.bid_guide_section,  # the paired guide, or bid_success's without bid forks
         match_length.match_length_section,
         baloot_modes.baloot_modes_section,
         seats.seats_section,
@@ -404,7 +404,7 @@ def test_the_sections_are_an_explicit_list_each_beside_its_analysis() -> None:
     ) == rp.SECTIONS
     assert [f.__module__ for f in rp.SECTIONS] == [
         "analyses.bid_success",
-        "analyses.bid_success",
+        "analyses.bid_forks",
         "analyses.match_length",
         "analyses.baloot_modes",
         "analyses.seats",
