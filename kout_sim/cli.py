@@ -595,6 +595,8 @@ def study(
       baloot-modes  Baloot only: Sun and Hokum beside unsourced human rates
       joker-lead    Kout only: joker decisions forked (kout-sim forks): what a joker lead
                     (Kout Bo) or shedding the joker (Bahraini) is worth
+      bid-forks     Kout only: the first free bid decision played on once per legal call
+                    (kout-sim forks --kind bid): the paired bid guide
       all           every study that applies to the preset
 
     The folder holds one run folder per simulation and study.json (the runs, their settings and

@@ -360,13 +360,16 @@ def test_study_folder_expands_to_its_runs(tmp_path: Path) -> None:
         *[f"match-length/target-{t}" for t in targets],
         "seats",
         "joker-forks",
+        "bid-forks",
     ]
     for entry in meta["runs"]:
         run = json.loads((folder / entry["path"] / "run.json").read_text())
         assert run["status"] == "complete" and run["count"] == (
             30 if entry["kind"] == "matches" else 2000
         )
-        command = "forks" if entry["kind"] == "joker_forks" else "simulate"
+        command = {"joker_forks": "forks", "bid_forks": "forks --kind bid"}.get(
+            entry["kind"], "simulate"
+        )
         assert entry["command"].startswith(f"kout-sim {command} --preset kout_bo_4")
         assert entry["command"].endswith(f"--out {folder / entry['path']}")
     runs, found = expand([folder])
@@ -380,7 +383,15 @@ def test_study_folder_expands_to_its_runs(tmp_path: Path) -> None:
     assert [r["target"] for r in lengths] == list(targets)
     assert data["commands"]["studies"] == [found[0]["command"]]
     assert str(tmp_path) not in (folder / "report.html").read_text()
-    assert {r.study for r in report.inp.runs} == {"bids", "match-length", "seats", "joker-lead"}
+    assert {r.study for r in report.inp.runs} == {
+        "bids",
+        "match-length",
+        "seats",
+        "joker-lead",
+        "bid-forks",
+    }
+    guide = next(s for s in report.sections if s.key == "bid_guide")
+    assert guide.title == "Bid guide: every call tried on the same hands"  # the paired guide
 
 
 def test_hand_runs_of_different_players_are_not_pooled(kout_run: Path, tmp_path: Path) -> None:
