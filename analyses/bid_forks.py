@@ -40,7 +40,7 @@ from kout_sim.commands import short_player
 from kout_sim.engine.layout import BALOOT_CALL_NAMES
 
 from . import bid_success
-from ._common import Z95, Frame, collect
+from ._common import Z95, Frame, collect, instant_hand
 from .section import (
     MIN_N,
     Column,
@@ -69,11 +69,18 @@ def call_rank(call: str) -> int:
 
 def prepare(forks: Frame) -> pl.LazyFrame:
     """The bid fork rows with the measures as floats (``net``, ``made``, ``bought``), the fork key
-    ``fork`` (hand and ply) and ``strength_bucket`` (``strength`` clipped to
-    :data:`KOUT_STRENGTH_RANGE`)."""
+    ``fork`` (hand and ply), ``family`` and ``strength_bucket`` (``strength`` clipped to
+    :data:`KOUT_STRENGTH_RANGE`). ``net`` is null where the branch's hand has no value in points,
+    as in the bid analyses (:func:`analyses._common.hand_net_points`): a Bahraini Inzili (RULES.md
+    2.10, the match is won or lost at once and the counter does not move) and a forced joker lead
+    (2.8, the match is lost at once)."""
     lo, hi = KOUT_STRENGTH_RANGE
-    return forks.lazy().with_columns(
-        pl.col("net").cast(pl.Float64),
+    lf = forks.lazy().with_columns(
+        family=pl.col("preset").str.extract(r"^(kout_bo|kout_bh|baloot)", 1)
+    )
+    pointless = instant_hand() | pl.col("forced_joker").fill_null(False)
+    return lf.with_columns(
+        net=pl.when(pointless).then(None).otherwise(pl.col("net").cast(pl.Float64)),
         made=(pl.col("bids") & pl.col("made").fill_null(False)).cast(pl.Float64),
         bought=pl.col("bids").cast(pl.Float64),
         fork=pl.struct("hand", "ply"),
@@ -118,23 +125,32 @@ def _sorted_calls(df: pl.DataFrame, keys: Sequence[str], column: str = "call") -
 
 def call_values(forks: Frame, by: Sequence[str] = ()) -> pl.DataFrame:
     """Per group of ``by`` and call: ``n`` (forks where the call was legal), ``hands``, ``mean``
-    net points with ``se``, ``low``, ``high``; the made rate ``made_rate`` (the seat's team bought
+    net points with ``se``, ``low``, ``high`` over the ``net_n`` branches with a value in points
+    (:func:`prepare`); the made rate ``made_rate`` (the seat's team bought
     and made the contract) with ``made_low``, ``made_high``; ``bought_rate``; ``chosen`` (forks in
     which the seat's policy made this call itself) and ``chosen_mean`` (the mean net points of
     those branches: the observational reading of the same hands)."""
     keys = [*by, "call"]
     lf = prepare(forks)
-    net = _clustered(lf, keys, "net", "mean").rename({"se_mean": "se"})
-    made = _clustered(lf, keys, "made", "made_rate").drop("n", "hands")
-    bought = lf.group_by(keys).agg(
+    counts = lf.group_by(keys).agg(
+        pl.len().alias("n"),
+        pl.col("hand").n_unique().alias("hands"),
         pl.col("bought").mean().alias("bought_rate"),
         pl.col("is_chosen").sum().cast(pl.Int64).alias("chosen"),
         pl.col("net").filter(pl.col("is_chosen")).mean().alias("chosen_mean"),
     )
+    valued = lf.filter(pl.col("net").is_not_null())
+    net = (
+        _clustered(valued, keys, "net", "mean")
+        .rename({"se_mean": "se", "n": "net_n"})
+        .drop("hands")
+    )
+    made = _clustered(lf, keys, "made", "made_rate").drop("n", "hands")
     out = (
-        net.join(made, on=keys)
-        .join(bought, on=keys)
+        counts.join(made, on=keys)
+        .join(net, on=keys, how="left")
         .with_columns(
+            pl.col("net_n").fill_null(0),
             low=pl.col("mean") - Z95 * pl.col("se"),
             high=pl.col("mean") + Z95 * pl.col("se"),
             made_low=(pl.col("made_rate") - Z95 * pl.col("se_made_rate")).clip(0.0, 1.0),
@@ -232,7 +248,7 @@ def best_calls(
     alpha: float = 0.05,
 ) -> pl.DataFrame:
     """Per group of ``by``: the call with the highest mean ``measure`` among the calls legal in at
-    least ``min_n`` forks (``best_call``, ``mean``, ``low``, ``high``, ``n``, its made rate), the
+    least ``min_n`` forks (for ``net``: with a value in points in at least ``min_n``) (``best_call``, ``mean``, ``low``, ``high``, ``n``, its made rate), the
     runner-up (``runner_up``, ``runner_up_mean``), the paired difference best minus runner-up
     (``diff``, ``diff_low``, ``diff_high``, on the forks where both were legal) with its unpaired
     interval (``unpaired_low``, ``unpaired_high``), ``candidates`` (calls compared) and
@@ -244,7 +260,8 @@ def best_calls(
     pairs = paired_differences(forks, keys, measure)
     rows: list[dict[str, Any]] = []
     tests: list[tuple[int, float]] = []
-    for group, cells in values.filter(pl.col("n") >= min_n).group_by(keys, maintain_order=True):
+    enough = pl.col("net_n" if measure == "net" else "n") >= min_n
+    for group, cells in values.filter(enough).group_by(keys, maintain_order=True):
         ranked = cells.sort([value_col, "call"], descending=[True, False])
         best = ranked.row(0, named=True)
         others = ranked["call"].to_list()[1:]
@@ -255,7 +272,7 @@ def best_calls(
             "mean": best["mean"],
             "low": best["low"],
             "high": best["high"],
-            "n": best["n"],
+            "n": best["net_n" if measure == "net" else "n"],
             "made_rate": best["made_rate"],
             "made_low": best["made_low"],
             "made_high": best["made_high"],
@@ -389,9 +406,9 @@ def _made_cols(label: str) -> list[Column]:
     ]
 
 
-def _value_cols(label: str) -> list[Column]:
+def _value_cols(label: str, n: str = "n") -> list[Column]:
     return [
-        Column(f"{label}: n", lambda r: count(r["n"])),
+        Column(f"{label}: n", lambda r: count(r[n])),
         Column(
             f"{label} (95% CI)",
             lambda r: f"{num(r['mean'], 2, True)} ({num(r['low'])}..{num(r['high'])})",
@@ -452,7 +469,15 @@ def paired_guide_section(inp: ReportInput) -> Section | None:
             f"any trump is named; values from {KOUT_STRENGTH_RANGE[0]} down and from "
             f"{KOUT_STRENGTH_RANGE[1]} up are pooled. Net points are the calling seat's team's "
             "points minus the other team's this hand; made means the seat's team bought the "
-            "contract and made it. The best call is compared with every other call on the same "
+            "contract and made it."
+            + (
+                " A hand that decides the match at once has no value in points and is left out of "
+                "the points (not of the made rates): an Inzili, made or failed (RULES.md 2.10), "
+                "and a forced joker lead (2.8)."
+                if inp.family == "kout_bh"
+                else ""
+            )
+            + " The best call is compared with every other call on the same "
             "hands, and Holm's correction is applied over all those comparisons: a best call "
             "that is not separated after it is no better than a tie."
         )
@@ -549,7 +574,7 @@ def paired_guide_section(inp: ReportInput) -> Section | None:
             overall,
             [
                 text_col("call", "call"),
-                *_value_cols("net points"),
+                *_value_cols("net points", "net_n"),
                 *_made_cols("made"),
                 Column("own call: hands", lambda r: count(r["chosen"])),
                 Column("own call: net points", lambda r: num(r["chosen_mean"], 2, True)),
@@ -564,7 +589,7 @@ def paired_guide_section(inp: ReportInput) -> Section | None:
             [
                 text_col("strength_bucket", "strength bucket"),
                 text_col("call", "call"),
-                *_value_cols("net points"),
+                *_value_cols("net points", "net_n"),
                 *_made_cols("made"),
             ],
         )

@@ -781,8 +781,13 @@ def _bid_forks(
         "its team bought and made the contract (95% CI, clustered by hand):"
     )
     for row in values.iter_rows(named=True):
+        points = (
+            "no value in points (the hand decides the match at once)"
+            if row["mean"] is None
+            else f"{row['mean']:+.2f} ({row['low']:+.2f} .. {row['high']:+.2f})"
+        )
         click.echo(
-            f"  {row['call']:<8} {row['mean']:+.2f} ({row['low']:+.2f} .. {row['high']:+.2f}); "
+            f"  {row['call']:<8} {points}; "
             f"made {row['made_rate']:.1%} ({row['made_low']:.1%} .. {row['made_high']:.1%}); "
             f"n={row['n']:,}, the player's own call in {row['chosen']:,}"
         )

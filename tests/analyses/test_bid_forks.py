@@ -175,3 +175,25 @@ def test_the_report_bid_guide_is_rebuilt_on_the_bid_forks(bid_run: Path, kout_ru
     alone = build_report(ReportInput.from_runs(expand([kout_run])[0]))
     observational = next(s for s in alone.sections if s.key == "bid_guide")
     assert observational.title == "Bid guide: expected points per hand strength"
+
+
+def test_a_hand_that_decides_the_match_has_no_value_in_points() -> None:
+    """Bahraini Kout: an Inzili (RULES.md 2.10) wins or loses the match at once and its counter
+    does not move, so its branches are left out of the points (as in the bid analyses), not out
+    of the made rates; so is a forced joker lead (2.8)."""
+    from kout_sim.sim.bid_fork import bid_forks
+
+    forks = bid_forks("kout_bh_4", 400, 5, workers=1)
+    values = BFA.call_values(forks)
+    inzili = values.filter(pl.col("call") == "8").row(0, named=True)
+    assert inzili["n"] == 400 and inzili["net_n"] == 0 and inzili["mean"] is None
+    assert inzili["made_rate"] > 0  # made Inzilis still count as made
+    pointless = (pl.col("contract") == 8) | pl.col("forced_joker")
+    for row in values.filter(pl.col("call") != "8").iter_rows(named=True):
+        mine = forks.filter(pl.col("call") == row["call"])
+        valued = mine.filter(~pointless)
+        assert row["net_n"] == len(valued) < row["n"] + 1
+        assert row["mean"] == pytest.approx(valued["net"].cast(pl.Float64).mean())
+    pairs = BFA.paired_differences(forks)
+    assert "8" not in set(pairs["call"]) | set(pairs["other"])
+    assert all(r["best_call"] != "8" for r in BFA.best_calls(forks, min_n=5).iter_rows(named=True))
