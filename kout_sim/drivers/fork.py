@@ -16,9 +16,9 @@ act may play a joker and may also play a non-joker card, forks the position:
 
 Both branches then play on from the same state of the fork's own random stream, keyed by
 ``(seed, hand index, LANE_FORK + fork number)``; the hand itself continues on its play lane as if
-nothing had been forked. With ``lead_only`` only decisions that lead a trick are forked (a Kout Bo
-joker lead, RULES.md 1.6); otherwise every joker play (shedding the Bahraini joker before
-RULES.md 2.8 forces it).
+nothing had been forked. With ``mode`` :data:`MODE_JOKER_LEAD` only decisions that lead a trick are
+forked (a Kout Bo joker lead, RULES.md 1.6); with :data:`MODE_JOKER_ANY` every joker play (shedding
+the Bahraini joker before RULES.md 2.8 forces it).
 
 Bid forks (``mode`` :data:`MODE_BID_FIRST` or :data:`MODE_BID_EVERY`) use the same loop and the
 same play-on call: at the first auction decision of a hand where the seat to act has more than one
@@ -126,7 +126,7 @@ G_N_LEGAL = 7  # legal calls at the decision (the branches of the fork)
 G_SEAT_HAND = 8  # the seat's cards (bitmask) at the decision
 G_BIDDER = 9  # the branch's final bidder (-1: none)
 G_CONTRACT = 10  # the branch's contract
-G_TRUMP = 11  # the branch's trump suit (-1: none)
+G_TRUMP = 11  # the branch's trump suit S_TRUMP (0..3; any other value: none, e.g. Baloot Sun)
 G_SCORE_BEFORE = 12  # the seat team's match score before the hand (0 in independent hands)
 G_RNG = (13, 14, 17, 19)  # the branches' random state at the fork (uint64[4] as int64 bits)
 
