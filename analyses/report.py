@@ -28,14 +28,14 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import baloot_modes, bid_success, joker_section, match_length, seats
+from . import baloot_modes, bid_forks, bid_success, joker_section, match_length, seats
 from .commands import report_command
 from .render import render_html
 from .section import Report, ReportInput, Section, SectionFn, expand
 
 SECTIONS: tuple[SectionFn, ...] = (
     bid_success.bid_success_section,
-    bid_success.bid_guide_section,
+    bid_forks.bid_guide_section,
     match_length.match_length_section,
     baloot_modes.baloot_modes_section,
     seats.seats_section,

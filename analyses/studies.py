@@ -22,10 +22,12 @@ Built-in studies (:data:`STUDIES`):
   again with ``--actions``, :mod:`analyses.joker_context`) and the same pair of runs for a second
   line-up (:data:`SECOND_FORK_LINEUP`); for Bahraini Kout the ``seats`` matches (the forced joker
   lead).
+- ``bid-forks``: Kout presets; the first free bid decision of independent heuristic hands played on
+  once per legal call (``kout-sim forks --kind bid``, default 200,000 hands): the paired bid guide.
 - ``all``: every study that applies to the preset; identical runs are played once.
 
 Every run of a study uses the study seed plus a fixed offset per study (``bids`` and
-``baloot-modes`` +0, ``seats`` +1, ``match-length`` +2, ``joker-lead`` +3; the targets of the sweep share theirs, so
+``baloot-modes`` +0, ``seats`` +1, ``match-length`` +2, ``joker-lead`` +3, ``bid-forks`` +4; the targets of the sweep share theirs, so
 match ``m`` starts from the same deal at every target), so a study folder is reproduced exactly
 by its command.
 
@@ -52,12 +54,16 @@ from kout_sim.commands import command_line
 from kout_sim.io.store import WRITER, Lock, Store, check_replaceable, one_line, remove_run_files
 from kout_sim.sim.batch import check_count, check_seed
 
+from .bid_forks import BID_FORKS_KIND
 from .commands import report_hint, simulate_command, study_command
 from .joker_context import CONTEXT_KIND, PLAY_FOLDER, write_context
 from .joker_lead import DEFAULT_FORK_HANDS, FORKS_KIND
 
 DEFAULT_HANDS = 1_000_000
 """Independent hands of the ``bids`` and ``baloot-modes`` studies."""
+
+DEFAULT_BID_FORK_HANDS = 200_000
+"""Independent hands of the ``bid-forks`` study (six branches each in Kout Bo)."""
 
 DEFAULT_SEAT_MATCHES = 20_000
 """Whole matches of the ``seats`` study."""
@@ -240,6 +246,30 @@ def _joker_forks_plan(args: StudyArgs) -> list[RunPlan]:
     return plans
 
 
+def _bid_forks_plan(args: StudyArgs) -> list[RunPlan]:
+    hands = args.hands or DEFAULT_BID_FORK_HANDS
+    players = list(args.players or HEURISTIC)
+    seed = args.seed + 4
+
+    def runner(folder: Path, workers: int | None) -> object:
+        from kout_sim.sim.bid_fork import write_bid_forks
+
+        return write_bid_forks(folder, args.preset, hands, seed, players, workers=workers)
+
+    def command(folder: Path) -> str:
+        return command_line(
+            "forks",
+            kind="bid",
+            preset=args.preset,
+            hands=hands,
+            seed=seed,
+            players=list(args.players or ()),
+            out=str(folder),
+        )
+
+    return [RunPlan("bid-forks", BID_FORKS_KIND, runner=runner, command=command)]
+
+
 STUDIES: dict[str, Study] = {
     study.name: study
     for study in (
@@ -273,6 +303,13 @@ STUDIES: dict[str, Study] = {
             f"joker decisions of independent hands forked (default {DEFAULT_FORK_HANDS:,} hands, "
             "heuristic players): what leading (Kout Bo) or shedding (Bahraini) a joker is worth",
             _joker_forks_plan,
+            families=("kout_bo", "kout_bh"),
+        ),
+        Study(
+            "bid-forks",
+            f"the first free bid decision of independent hands played on once per legal call "
+            f"(default {DEFAULT_BID_FORK_HANDS:,} hands, heuristic players): the paired bid guide",
+            _bid_forks_plan,
             families=("kout_bo", "kout_bh"),
         ),
     )

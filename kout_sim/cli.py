@@ -595,6 +595,8 @@ def study(
       baloot-modes  Baloot only: Sun and Hokum beside unsourced human rates
       joker-lead    Kout only: joker decisions forked (kout-sim forks): what a joker lead
                     (Kout Bo) or shedding the joker (Bahraini) is worth
+      bid-forks     Kout only: the first free bid decision played on once per legal call
+                    (kout-sim forks --kind bid): the paired bid guide
       all           every study that applies to the preset
 
     The folder holds one run folder per simulation and study.json (the runs, their settings and
@@ -626,7 +628,14 @@ def study(
 
 
 @main.command()
-@click.option("--preset", default="kout_bo_4", show_default=True, help="Kout rule preset.")
+@click.option(
+    "--kind",
+    type=click.Choice(["joker", "bid"]),
+    default="joker",
+    show_default=True,
+    help="What to fork: joker plays (Kout) or bid decisions (every preset).",
+)
+@click.option("--preset", default="kout_bo_4", show_default=True, help="Rule preset.")
 @click.option("--option", "option", multiple=True, metavar="KEY=VALUE", help="Preset option.")
 @click.option(
     "--players",
@@ -639,17 +648,19 @@ def study(
 @click.option("--out", type=click.Path(), required=True, help="Run folder to write.")
 @click.option(
     "--at",
-    type=click.Choice(["default", "lead", "any"]),
+    type=click.Choice(["default", "lead", "any", "first", "every"]),
     default="default",
     show_default=True,
-    help="Fork joker leads only (lead), every joker play (any); default: leads for Kout Bo, "
-    "every play for Bahraini Kout (shedding the joker).",
+    help="Joker forks: leads only (lead), every joker play (any); default: leads for Kout Bo, "
+    "every play for Bahraini Kout (shedding the joker). Bid forks: the first free bid decision "
+    "of each hand (first, the default) or every one (every).",
 )
 @click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
 @click.option(
     "--overwrite", is_flag=True, help="Replace an existing forks folder (only one kout-sim wrote)."
 )
 def forks(
+    kind: str,
     preset: str,
     option: tuple[str, ...],
     players: tuple[str, ...],
@@ -661,7 +672,18 @@ def forks(
     overwrite: bool,
 ) -> None:
     """Play every joker decision of N hands on twice (joker / best other card, same random
-    numbers after) and print the joker's paired value with its interval."""
+    numbers after) and print the joker's paired value with its interval; with --kind bid, play
+    the first free bid decision of each hand (or every one) on once per legal call and print the
+    paired value of each call."""
+    if kind == "bid":
+        if at not in ("default", "first", "every"):
+            _fail(f"--at {at} is for joker forks; bid forks fork at first or every")
+            return
+        _bid_forks(preset, option, players, hands, seed, out, at, workers, overwrite)
+        return
+    if at in ("first", "every"):
+        _fail(f"--at {at} is for --kind bid; joker forks fork at default, lead or any")
+        return
     from analyses.joker_lead import changes, joker_value, pairing_gain
 
     from .io.read import load
@@ -710,6 +732,71 @@ def forks(
             f"  {'':<13} the branches differ in tricks in {c['tricks_changed']:,} of {c['n']:,} "
             f"forks ({c['tricks_changed'] / c['n']:.1%}), in the made result in "
             f"{c['made_changed']:,} ({c['made_changed'] / c['n']:.1%})"
+        )
+
+
+def _bid_forks(
+    preset: str,
+    option: tuple[str, ...],
+    players: tuple[str, ...],
+    hands: int,
+    seed: int,
+    out: str,
+    at: str,
+    workers: int | None,
+    overwrite: bool,
+) -> None:
+    """``kout-sim forks --kind bid``: write the folder, print each call's paired value."""
+    from analyses.bid_forks import call_values, pairing_gain
+
+    from .io.read import load, run_settings
+    from .sim.bid_fork import write_bid_forks
+
+    try:
+        folder = write_bid_forks(
+            out,
+            preset,
+            hands,
+            seed,
+            list(players) or "heuristic",
+            options=_parse_options(option),
+            at="first" if at == "default" else at,
+            workers=workers,
+            overwrite=overwrite,
+        )
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+        return
+    table = load(folder)["bid_forks"].collect()
+    meta = run_settings(folder)
+    values = call_values(table)
+    seconds = float(meta.get("fork_seconds") or 0.0)
+    rate = f", {meta['forks'] / seconds:,.0f} forks a second" if seconds > 0 else ""
+    click.echo(
+        f"{folder}: {meta['forks']:,} bid forks ({meta['branches']:,} branches) of "
+        f"{hands:,} hands{rate}"
+    )
+    click.echo(
+        "each call played on the same deals, points per hand for the seat's team and how often "
+        "its team bought and made the contract (95% CI, clustered by hand):"
+    )
+    for row in values.iter_rows(named=True):
+        points = (
+            "no value in points (the hand decides the match at once)"
+            if row["mean"] is None
+            else f"{row['mean']:+.2f} ({row['low']:+.2f} .. {row['high']:+.2f})"
+        )
+        click.echo(
+            f"  {row['call']:<8} {points}; "
+            f"made {row['made_rate']:.1%} ({row['made_low']:.1%} .. {row['made_high']:.1%}); "
+            f"n={row['n']:,}, the player's own call in {row['chosen']:,}"
+        )
+    gain = pairing_gain(table)
+    if not gain.is_empty():
+        g = gain.row(0, named=True)
+        click.echo(
+            f"pairing: the intervals of the differences between calls are {g['median_ratio']:.1f}x "
+            f"narrower (median over {g['pairs']} call pairs) than unpaired ones on the same data"
         )
 
 

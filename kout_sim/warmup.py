@@ -2,8 +2,9 @@
 
 ``python -m kout_sim.warmup`` is what ``make test`` runs first: the kernels are compiled once, the
 two families in parallel, and every test process then loads them from the cache instead of
-compiling its own copy. The Kout process also compiles the joker fork drivers, which share its
-engine and players (compiled once in that process); the Baloot process the double-dummy solver. Users never need it (the first call of an entry
+compiling its own copy. The Kout process also compiles the joker and bid fork driver, which shares its
+engine and players (compiled once in that process); the Baloot process the double-dummy solver and
+the Baloot bid fork driver. Users never need it (the first call of an entry
 point compiles it), but it moves the wait up front.
 """
 
@@ -22,18 +23,21 @@ FAMILY_PRESETS = {"kout": "kout_bo_4", "baloot": "baloot"}
 
 
 def warm_forks() -> float:
-    """Compile the joker fork driver and the play-on entry point; returns the seconds it took."""
+    """Compile the fork driver (joker and bid forks share one entry point) and the play-on entry
+    point; returns the seconds it took."""
     from .drivers import fork as FK
     from .drivers.play import hand_traced
     from .engine import layout as L
     from .engine.game import legal_mask
     from .players import parse_lineup
     from .rules import get_rules
+    from .sim.bid_fork import bid_fork_records
     from .sim.fork import fork_records, play_on
 
     started = time.perf_counter()
     rules = get_rules(FAMILY_PRESETS["kout"])
     records = fork_records(rules, 50, 0, "heuristic", workers=1)
+    bid_fork_records(rules, 5, 0, "heuristic", every=True, workers=1)
     P, STR = tables_of(rules)
     lineup = parse_lineup("heuristic", rules.n_players, rules.preset.family)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
@@ -44,6 +48,16 @@ def warm_forks() -> float:
     hand_traced(P, STR, kinds, params, 0, 0, hands, trace, trace.copy(), S, limit=ply)
     mask = int(legal_mask(S, P, STR, int(P[L.P_FAMILY])))
     play_on(rules, S, (mask & -mask).bit_length() - 1, "heuristic")
+    return time.perf_counter() - started
+
+
+def warm_baloot_forks() -> float:
+    """Compile the Baloot family's fork driver (bid forks only); returns the seconds it took."""
+    from .rules import get_rules
+    from .sim.bid_fork import bid_fork_records
+
+    started = time.perf_counter()
+    bid_fork_records(get_rules(FAMILY_PRESETS["baloot"]), 5, 0, "heuristic", workers=1)
     return time.perf_counter() - started
 
 
@@ -123,7 +137,8 @@ def warm(family: str) -> float:
     if family == "kout":
         warm_forks()
     else:
-        warm_solver()  # the other process compiles the forks
+        warm_solver()  # the other process compiles the Kout forks
+        warm_baloot_forks()
     return time.perf_counter() - started
 
 

@@ -16,9 +16,17 @@ act may play a joker and may also play a non-joker card, forks the position:
 
 Both branches then play on from the same state of the fork's own random stream, keyed by
 ``(seed, hand index, LANE_FORK + fork number)``; the hand itself continues on its play lane as if
-nothing had been forked. With ``lead_only`` only decisions that lead a trick are forked (a Kout Bo
-joker lead, RULES.md 1.6); otherwise every joker play (shedding the Bahraini joker before
-RULES.md 2.8 forces it).
+nothing had been forked. With ``mode`` :data:`MODE_JOKER_LEAD` only decisions that lead a trick are
+forked (a Kout Bo joker lead, RULES.md 1.6); with :data:`MODE_JOKER_ANY` every joker play (shedding
+the Bahraini joker before RULES.md 2.8 forces it).
+
+Bid forks (``mode`` :data:`MODE_BID_FIRST` or :data:`MODE_BID_EVERY`) use the same loop and the
+same play-on call: at the first auction decision of a hand where the seat to act has more than one
+legal call (or at each such decision), the position is played on once per legal call (every bid
+level and the pass; the rest of the auction, the trump choice and the play by the line-up). Every
+branch starts from the state of the hand's own play lane *after* the policy drew its choice at that
+decision, so the branch of the call the policy made is the hand itself, and the branches differ only
+by the forced call (common random numbers). Each branch is one record (:data:`G_CALL` ...).
 """
 
 from __future__ import annotations
@@ -32,14 +40,19 @@ from ..engine._jit import (
     highest_bit,
     jit_alloc,
     jit_leaf,
+    lowest_bit,
     popcount,
 )
 from ..engine.game import apply_action, legal_mask
 from ..engine.layout import (
+    FAMILY_BALOOT,
     FAMILY_KOUT,
+    M_SCORE,
     P_DECK,
+    P_FAMILY,
     P_JOKER_MASK,
     P_SUIT_MASK,
+    PH_AUCTION,
     PH_OVER,
     PH_PLAY,
     R_SIZE,
@@ -103,6 +116,36 @@ F_ACTUAL_TRICKS = 30
 F_ACTUAL_FORCED = 31
 F_SIZE = 32
 
+# ---- one bid fork record: one branch (same int64[F_SIZE] rows; F_HAND, F_DEALER, F_SEAT, F_PLY,
+# F_ILLEGAL and F_ACTUAL_* as above; the branch outcome in the first entry of F_MADE .. F_MATCH_WINNER)
+G_DECISION = 2  # bid decisions of the hand forked before this one (0: the first forked)
+G_HIGH_BID = 4  # standing bid before the decision (0: none)
+G_CALL = 5  # the branch's call (phase-relative call index: 0 pass, b a bid of b, Baloot BC_*)
+G_CHOSEN = 6  # the call the policy made in the hand itself
+G_N_LEGAL = 7  # legal calls at the decision (the branches of the fork)
+G_SEAT_HAND = 8  # the seat's cards (bitmask) at the decision
+G_BIDDER = 9  # the branch's final bidder (-1: none)
+G_CONTRACT = 10  # the branch's contract
+G_TRUMP = 11  # the branch's trump suit S_TRUMP (0..3; any other value: none, e.g. Baloot Sun)
+G_SCORE_BEFORE = 12  # the seat team's match score before the hand (0 in independent hands)
+G_RNG = (13, 14, 17, 19)  # the branches' random state at the fork (uint64[4] as int64 bits)
+
+MODE_JOKER_ANY = 0
+"""Fork every joker play."""
+MODE_JOKER_LEAD = 1
+"""Fork joker leads only."""
+MODE_BID_FIRST = 2
+"""Fork the first free bid decision of each hand (more than one legal call)."""
+MODE_BID_EVERY = 3
+"""Fork every free bid decision."""
+
+MAX_BID_FORKS = 64
+"""Room for the bid fork records (branches) of one hand with :data:`MODE_BID_EVERY`: a Kout
+auction has at most six decisions of at most six calls, a Baloot auction at most a dozen free
+decisions of at most five calls; a hand that would overflow it is refused (count -2)."""
+MAX_FIRST_BID_FORKS = 16
+"""Room for the branches of one hand with :data:`MODE_BID_FIRST`."""
+
 
 @jit_leaf
 def play_on(
@@ -148,22 +191,9 @@ def _choose(
 
 
 @jit_leaf
-def _fork(
-    S: np.ndarray,
-    B: np.ndarray,
-    MS: np.ndarray,
-    fork_rng: np.ndarray,
-    branch_rng: np.ndarray,
-    ctx: Context,
-    row: np.ndarray,
-    mask: int,
-    rec: np.ndarray,
-    family: int,
-) -> None:
-    """Describe the position ``S`` in ``rec`` and play both branches of the fork on."""
-    P = ctx.P
+def _describe(S: np.ndarray, P: np.ndarray, rec: np.ndarray) -> None:
+    """Describe the joker fork position ``S`` in ``rec``."""
     seat = S[S_TO_ACT]
-    team = seat % 2
     jokers = P[P_JOKER_MASK]
     hand = S[S_HAND + seat]
     trump = S[S_TRUMP]
@@ -181,31 +211,35 @@ def _fork(
     rec[F_TRUMPS_OUT] = popcount(P[P_DECK] & trumps & ~S[S_PLAYED] & ~on_table & ~hand)
     rec[F_TRUMPS_HELD] = popcount(hand & trumps)
     rec[F_JOKERS_HELD] = popcount(hand & jokers)
-    rec[F_TEAM_TRICKS] = S[S_TRICKS + team]
+    rec[F_TEAM_TRICKS] = S[S_TRICKS + seat % 2]
     rec[F_PLY] = S[S_N_ACTIONS]
-    rec[F_ILLEGAL] = 0
-    joker = highest_bit(mask & jokers)
-    others = mask & ~jokers
-    copy_into(branch_rng, fork_rng)
-    other = _choose(S, MS, branch_rng, ctx, others, family)
-    if other < 0 or (others >> other) & 1 == 0:
-        rec[F_ILLEGAL] = 1
-        return
-    rec[F_JOKER] = joker
-    rec[F_OTHER] = other
-    no_trace = np.empty(0, dtype=np.int64)
-    for b in range(2):
-        copy_into(B, S)
-        copy_into(branch_rng, fork_rng)  # common random numbers: both branches draw the same stream
-        first = joker if b == 0 else other
-        t = play_on(B, MS, branch_rng, ctx, row, first, no_trace, no_trace, family)
-        if t < 0:
-            rec[F_ILLEGAL] = 1
-        rec[F_MADE + b] = B[S_MADE]
-        rec[F_NET + b] = B[S_POINTS + team] - B[S_POINTS + 1 - team]
-        rec[F_TRICKS + b] = B[S_TRICKS + team]
-        rec[F_FORCED + b] = B[S_FORCED_JOKER]
-        rec[F_MATCH_WINNER + b] = B[S_MATCH_WINNER]
+
+
+@jit_leaf
+def _describe_bid(
+    S: np.ndarray, MS: np.ndarray, rec: np.ndarray, decision: int, chosen: int, n: int
+) -> None:
+    """Describe the bid fork position ``S`` in the record ``rec`` of one branch."""
+    seat = S[S_TO_ACT]
+    rec[F_DEALER] = S[S_DEALER]
+    rec[F_SEAT] = seat
+    rec[F_PLY] = S[S_N_ACTIONS]
+    rec[G_DECISION] = decision
+    rec[G_HIGH_BID] = S[S_HIGH_BID]
+    rec[G_CHOSEN] = chosen
+    rec[G_N_LEGAL] = n
+    rec[G_SEAT_HAND] = S[S_HAND + seat]
+    rec[G_SCORE_BEFORE] = MS[M_SCORE + seat % 2]
+
+
+@jit_leaf
+def _outcome(B: np.ndarray, rec: np.ndarray, b: int, team: int) -> None:
+    """The result of the finished branch ``B`` for the seat's ``team``, in entry ``b``."""
+    rec[F_MADE + b] = B[S_MADE]
+    rec[F_NET + b] = B[S_POINTS + team] - B[S_POINTS + 1 - team]
+    rec[F_TRICKS + b] = B[S_TRICKS + team]
+    rec[F_FORCED + b] = B[S_FORCED_JOKER]
+    rec[F_MATCH_WINNER + b] = B[S_MATCH_WINNER]
 
 
 @jit_leaf
@@ -215,44 +249,102 @@ def _fork_block(
     first: int,
     out: np.ndarray,
     counts: np.ndarray,
-    lead_only: bool,
+    mode: int,
     lo: int,
     hi: int,
     family: int,
 ) -> None:
     P = ctx.P
     jokers = P[P_JOKER_MASK]
+    bids = mode >= MODE_BID_FIRST
     w = new_lanes(P)
     S, MS = w.S, w.MS
     B = np.empty(S_SIZE, dtype=np.int64)
     fork_rng = np.empty(4, dtype=np.uint64)
     branch_rng = np.empty(4, dtype=np.uint64)
     row = np.zeros(R_SIZE, dtype=np.int64)
+    firsts = np.empty(64, dtype=np.int64)  # the first action of each branch
+    no_trace = np.empty(0, dtype=np.int64)
     for i in range(lo, hi):
         # the deal and the hand's own play are exactly those of play_hands (same keyed lanes)
         deal_alone(w, P, seed, first + i, family)
-        k = 0
+        k = 0  # records written
+        n_bid = 0  # bid decisions forked
         while S[S_PHASE] != PH_OVER:
             mask = legal_mask(S, P, ctx.STR, family)
-            forked = (
+            n = 0
+            if bids:
+                if (
+                    S[S_PHASE] == PH_AUCTION
+                    and popcount(mask) > 1
+                    and (mode == MODE_BID_EVERY or n_bid == 0)
+                ):
+                    if k + popcount(mask) > out.shape[1]:
+                        k = -2
+                        break
+                    rest = mask
+                    while rest != 0:
+                        firsts[n] = lowest_bit(rest)
+                        rest &= rest - 1
+                        n += 1
+            elif (
                 S[S_PHASE] == PH_PLAY
                 and k < out.shape[1]
                 and (mask & jokers) != 0
                 and (mask & ~jokers) != 0
-                and (not lead_only or S[S_N_IN_TRICK] == 0)
-            )
-            if forked:
+                and (mode == MODE_JOKER_ANY or S[S_N_IN_TRICK] == 0)
+            ):
                 rec = out[i, k]
                 rec[F_HAND] = first + i
+                _describe(S, P, rec)
+                rec[F_ILLEGAL] = 0
                 seed_stream(fork_rng, seed, first + i, LANE_FORK + k)
-                _fork(S, B, MS, fork_rng, branch_rng, ctx, row, mask, rec, family)
-                k += 1
+                others = mask & ~jokers
+                copy_into(branch_rng, fork_rng)
+                other = _choose(S, MS, branch_rng, ctx, others, family)
+                if other < 0 or (others >> other) & 1 == 0:
+                    rec[F_ILLEGAL] = 1
+                    k += 1
+                else:
+                    firsts[0] = highest_bit(mask & jokers)
+                    firsts[1] = other
+                    rec[F_JOKER] = firsts[0]
+                    rec[F_OTHER] = other
+                    n = 2
             action = _choose(S, MS, w.play, ctx, mask, family)
             if action < 0 or action > 63 or (mask >> action) & 1 == 0:
                 k = -1
                 break
-            if forked:
-                out[i, k - 1, F_CHOSEN] = action
+            if bids and n > 0:
+                # common random numbers: every branch draws the hand's own play lane as it stands
+                # after the policy's choice, so the branch of that choice is the hand itself
+                copy_into(fork_rng, w.play)
+            seat = S[S_TO_ACT]
+            for b in range(n):
+                copy_into(B, S)
+                copy_into(branch_rng, fork_rng)  # every branch draws the same stream
+                t = play_on(B, MS, branch_rng, ctx, row, firsts[b], no_trace, no_trace, family)
+                rec = out[i, k + b] if bids else out[i, k]
+                if bids:
+                    rec[F_HAND] = first + i
+                    _describe_bid(S, MS, rec, n_bid, action, n)
+                    rec[G_CALL] = firsts[b]
+                    rec[G_BIDDER] = B[S_BIDDER]
+                    rec[G_CONTRACT] = B[S_HIGH_BID]
+                    rec[G_TRUMP] = B[S_TRUMP]
+                    for j in range(4):
+                        rec[G_RNG[j]] = np.int64(fork_rng[j])
+                    rec[F_ILLEGAL] = 0
+                if t < 0:
+                    rec[F_ILLEGAL] = 1
+                _outcome(B, rec, 0 if bids else b, seat % 2)
+            if n > 0:
+                if bids:
+                    k += n
+                    n_bid += 1
+                else:
+                    out[i, k, F_CHOSEN] = action
+                    k += 1
             apply_action(S, P, ctx.STR, action, family)
         for r in range(max(k, 0)):
             team = out[i, r, F_SEAT] % 2
@@ -265,7 +357,7 @@ def _fork_block(
 
 def _make_entries(family: int) -> tuple[Callable[..., None], Callable[..., int]]:
     """The fork driver and the single-position entry with ``family`` frozen in (see
-    ``play._family_kernels``); only the Kout family has jokers."""
+    ``play._family_kernels``); only the Kout family has jokers (Baloot forks its calls only)."""
 
     @jit_alloc
     def forks_entry(
@@ -277,12 +369,12 @@ def _make_entries(family: int) -> tuple[Callable[..., None], Callable[..., int]]
         first: int,
         out: np.ndarray,
         counts: np.ndarray,
-        lead_only: bool,
+        mode: int,
     ) -> None:
         # a plain entry point, not parallel=True: its callers split the hands over a thread pool
         # (the GIL is released), and numba's parfor passes cost 60-70 s of compile here
         ctx = context(P, STR, kinds, params)
-        _fork_block(ctx, seed, first, out, counts, lead_only, 0, out.shape[0], family)
+        _fork_block(ctx, seed, first, out, counts, mode, 0, out.shape[0], family)
 
     @jit_alloc
     def play_on_entry(
@@ -306,6 +398,7 @@ def _make_entries(family: int) -> tuple[Callable[..., None], Callable[..., int]]
 
 
 _FORKS, _PLAY_ON = _make_entries(FAMILY_KOUT)
+_BALOOT_FORKS, _ = _make_entries(FAMILY_BALOOT)  # compiled on its first call only
 
 
 def fork_hands(
@@ -317,15 +410,25 @@ def fork_hands(
     first: int,
     out: np.ndarray,
     counts: np.ndarray,
-    lead_only: bool,
+    mode: int,
 ) -> None:
-    """Fork the joker plays of ``len(out)`` independent Kout hands (see the module docstring).
+    """Fork the joker plays (``mode`` :data:`MODE_JOKER_ANY` or :data:`MODE_JOKER_LEAD`) or the
+    bid decisions (:data:`MODE_BID_FIRST`, :data:`MODE_BID_EVERY`) of ``len(out)`` independent
+    hands (see the module docstring).
 
-    ``out`` is int64[n_hands, MAX_FORKS, F_SIZE]; ``counts`` (int64[n_hands]) receives the number of
-    forks of each hand, -1 if a policy chose an illegal action in the hand itself. The kernel
-    releases the GIL (callers run chunks on threads); records never depend on the split.
+    ``out`` is int64[n_hands, room, F_SIZE] (room: :data:`MAX_FORKS` joker forks, or
+    :data:`MAX_FIRST_BID_FORKS` / :data:`MAX_BID_FORKS` bid branches); ``counts`` (int64[n_hands])
+    receives the number of records of each hand, -1 if a policy chose an illegal action in the hand
+    itself, -2 if the bid branches of a hand overflow the room. Joker forks need a Kout preset. The
+    kernel releases the GIL (callers run chunks on threads); records never depend on the split.
     """
-    _FORKS(P, STR, kinds, params, seed, first, out, counts, lead_only)
+    family = int(P[P_FAMILY])
+    if family == FAMILY_BALOOT:
+        if mode < MODE_BID_FIRST:
+            raise ValueError("joker forks need a Kout preset")
+        _BALOOT_FORKS(P, STR, kinds, params, seed, first, out, counts, mode)
+    else:
+        _FORKS(P, STR, kinds, params, seed, first, out, counts, mode)
 
 
 def play_on_position(

@@ -43,7 +43,7 @@ def expected_shards(meta: Mapping[str, Any]) -> list[str] | None:
 
 def _fix(run: str, meta: Mapping[str, Any]) -> str:
     """What to type to repair ``run``: its ``simulate ... --resume`` command."""
-    if meta.get("kind") == "joker_forks":
+    if meta.get("kind") in ("joker_forks", "bid_forks"):
         return "write it again with kout-sim forks ... --overwrite"
     try:
         from ..commands import simulate_command
@@ -98,7 +98,8 @@ def check_run(run: str | os.PathLike[str], hashes: bool = False) -> dict[str, An
 
 def load(run: str | os.PathLike[str], *, verify: bool = True) -> dict[str, pl.LazyFrame]:
     """The tables of a run folder as polars LazyFrames: ``hands``, ``matches`` (match runs),
-    ``actions`` (runs with the actions table) and ``forks`` (``kout-sim forks`` folders).
+    ``actions`` (runs with the actions table), ``forks`` (``kout-sim forks`` folders) and
+    ``bid_forks`` (``kout-sim forks --kind bid``).
 
     The run is checked first (:func:`check_run`: complete, every shard of its manifest present
     with its bytes and rows); ``verify=False`` reads whatever shards are there."""

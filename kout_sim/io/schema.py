@@ -417,6 +417,7 @@ def data_dictionary() -> str:
         lines += ["", f"## `{title}`", "", "| column | type | meaning |", "|---|---|---|"]
         lines += [f"| `{c.name}` | {c.dtype} | {c.meaning} |" for c in columns]
     lines += _forks_dictionary()
+    lines += _bid_forks_dictionary()
     return "\n".join(lines) + "\n"
 
 
@@ -485,6 +486,81 @@ def _forks_dictionary() -> list[str]:
         "| `made_actual`, `net_actual`, `tricks_actual`, `forced_joker_actual` | as above | the hand "
         "itself, as the policy played it on from the fork (its own choice, `chosen`) |"
     )
+    return lines
+
+
+# ---- the bid forks table (kout-sim forks --kind bid): one row per branch of a bid fork
+
+BID_FORK_FIELDS = (
+    ForkColumn("hand", FK.F_HAND, "stream index of the hand (the hand of play_hands, same seed)"),
+    ForkColumn("dealer", FK.F_DEALER, "dealer seat"),
+    ForkColumn("seat", FK.F_SEAT, "seat to act at the forked decision"),
+    ForkColumn("ply", FK.F_PLY, "decisions of the hand before this one (the calls before it)"),
+    ForkColumn("decision", FK.G_DECISION, "forked bid decisions of the hand before this one"),
+    ForkColumn("high_bid", FK.G_HIGH_BID, "standing bid before the decision (0: none)"),
+    ForkColumn("n_calls", FK.G_N_LEGAL, "legal calls at the decision (the branches of the fork)"),
+    ForkColumn("bidder", FK.G_BIDDER, "the branch's final bidder seat (-1: none, a void hand)"),
+    ForkColumn("contract", FK.G_CONTRACT, "the branch's contract (tricks bid; Baloot: 0)"),
+    ForkColumn("score_before", FK.G_SCORE_BEFORE, "the seat's team's score before the hand"),
+    ForkColumn("net", FK.F_NET, "points banked by the seat's team minus the other team's"),
+    ForkColumn("tricks", FK.F_TRICKS, "tricks of the seat's team at the end of the hand"),
+    ForkColumn("net_actual", FK.F_ACTUAL_NET, "`net` of the hand itself (the policy's own call)"),
+)
+"""The integer columns of the ``bid_forks`` table and their record fields."""
+
+BID_FORK_DERIVED = (
+    (
+        "seat_rel",
+        "int",
+        "the seat counted from the dealer in playing order (1: first to speak, 0: the dealer)",
+    ),
+    (
+        "call",
+        "string",
+        "the branch's call at the decision: `pass`, a bid `5`..`9` (Kout), a Baloot call name",
+    ),
+    ("chosen", "string", "the call the seat's policy made in the hand itself"),
+    ("is_chosen", "bool", "this branch is the policy's call: its outcome is the hand as played"),
+    ("can_pass", "bool", "pass is legal at the decision (false: a forced dealer, RULES.md 1.3)"),
+    ("bids", "bool", "the seat's team won the auction in this branch"),
+    ("trump", "string", "the branch's trump suit letter (null: none, Baloot Sun)"),
+    ("made", "bool", "the bidding team made its contract (null: forced joker lead, void hand)"),
+    ("forced_joker", "bool", "a forced joker lead ended the hand (RULES.md 2.8)"),
+    ("match_lost", "bool", "the hand alone loses the match for the seat's team"),
+    ("made_actual", "bool", "`made` of the hand itself"),
+    ("seat_cards", "int", "the seat's cards at the decision (bitmask)"),
+    ("jokers", "int", "jokers in the seat's hand"),
+    ("long_suit", "int", "cards in the seat's strongest suit (most cards + A K Q J honours)"),
+    ("long_honours", "int", "A K Q J of that suit held"),
+    ("aces", "int", "aces held"),
+    ("voids", "int", "suits (of four) missing from the seat's hand"),
+    (
+        "strength",
+        "int",
+        "`long_suit + long_honours + jokers`: the bid guide's strength with the "
+        "strongest suit as trump",
+    ),
+    ("preset", "string", "rule preset"),
+)
+"""The derived columns of the ``bid_forks`` table: name, type, meaning."""
+
+
+def _bid_forks_dictionary() -> list[str]:
+    """The ``bid_forks`` table of a ``kout-sim forks --kind bid`` folder."""
+    lines = [
+        "",
+        "## `bid_forks` (folders written by `kout-sim forks --kind bid`)",
+        "",
+        "One row per branch of a bid fork: at a bid decision with more than one legal call the deal",
+        "was played on once per legal call, the rest of the auction, the trump and the play by the",
+        "line-up, every branch from the same random numbers (`kout_sim.sim.bid_fork`). The rows of",
+        "one fork share `hand` and `ply`.",
+        "",
+        "| column | type | meaning |",
+        "|---|---|---|",
+    ]
+    lines += [f"| `{c.name}` | int | {c.meaning} |" for c in BID_FORK_FIELDS]
+    lines += [f"| `{name}` | {kind} | {meaning} |" for name, kind, meaning in BID_FORK_DERIVED]
     return lines
 
 

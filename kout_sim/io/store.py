@@ -33,7 +33,7 @@ WRITER = "kout-sim"
 """The ``writer`` of every ``run.json`` this project writes."""
 RUN_FILE = "run.json"
 LOCK_FILE = ".lock"
-TABLES = ("hands", "matches", "actions", "forks")
+TABLES = ("hands", "matches", "actions", "forks", "bid_forks")
 """The table folders a run folder may hold (``part-NNNNN.parquet`` shards each)."""
 MANIFEST_EVERY = 1.0
 """Seconds between two rewrites of ``run.json`` while a run adds shards to its manifest (a shard

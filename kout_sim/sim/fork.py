@@ -75,7 +75,8 @@ def fork_records(
         size = min(FORK_CHUNK, first + n_hands - start)
         out = np.zeros((size, FK.MAX_FORKS, FK.F_SIZE), dtype=np.int64)
         counts = np.zeros(size, dtype=np.int64)
-        FK.fork_hands(P, STR, kinds, params, seed, start, out, counts, bool(lead_only))
+        mode = FK.MODE_JOKER_LEAD if lead_only else FK.MODE_JOKER_ANY
+        FK.fork_hands(P, STR, kinds, params, seed, start, out, counts, mode)
         if (counts < 0).any():
             raise RuntimeError("a policy chose an illegal action")
         used = np.arange(FK.MAX_FORKS)[None, :] < counts[:, None]
@@ -272,12 +273,22 @@ def _write_forks(
         "version": __version__,
         "git_revision": git_revision(),
     }
+    write_table(store, settings, "forks", table, started)
+
+
+def write_table(
+    store: Store, settings: dict[str, Any], name: str, table: pl.DataFrame, started: float
+) -> None:
+    """Write ``table`` as the one shard of the table ``name`` of the open run folder ``store``,
+    with ``settings`` as parquet metadata and in ``run.json`` (its status ``complete`` and the
+    seconds since ``started`` once the shard is written; ``failed`` and a one-line ``ValueError``
+    if the disk refuses it)."""
     arrow = table.to_arrow().replace_schema_metadata({"kout_sim": json.dumps(settings)})
     manifest = Manifest(store, {**settings, "status": "running"})
     try:
         manifest.flush(force=True)
-        store.fs.makedirs(store.path("forks"), exist_ok=True)
-        part = store.part("forks", 0)
+        store.fs.makedirs(store.path(name), exist_ok=True)
+        part = store.part(name, 0)
         manifest.add({"/".join(part): store.write_table(arrow, *part)})
         seconds = round(time.perf_counter() - started, 3)
         manifest.update(status="complete", seconds=seconds)

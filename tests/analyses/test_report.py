@@ -17,7 +17,15 @@ import pytest
 from click.testing import CliRunner
 
 import kout_sim
-from analyses import baloot_modes, bid_success, joker_section, match_length, seats, studies
+from analyses import (
+    baloot_modes,
+    bid_forks,
+    bid_success,
+    joker_section,
+    match_length,
+    seats,
+    studies,
+)
 from analyses import report as rp
 from analyses.commands import shown_path, with_out
 from analyses.section import MIN_N, ReportInput, Section, Table, expand
@@ -363,13 +371,16 @@ def test_study_folder_expands_to_its_runs(tmp_path: Path) -> None:
         "joker-context",
         "joker-forks-bid_margin0",
         "joker-context-bid_margin0",
+        "bid-forks",
     ]
     for entry in meta["runs"]:
         run = json.loads((folder / entry["path"] / "run.json").read_text())
         assert run["status"] == "complete" and run["count"] == (
             30 if entry["kind"] == "matches" else 2000
         )
-        command = "forks" if entry["kind"] == "joker_forks" else "simulate"
+        command = {"joker_forks": "forks", "bid_forks": "forks --kind bid"}.get(
+            entry["kind"], "simulate"
+        )
         assert entry["command"].startswith(f"kout-sim {command} --preset kout_bo_4")
         # a context run's command plays its hands again into its play/ folder
         played = "/play" if entry["kind"] == "joker_context" else ""
@@ -387,7 +398,15 @@ def test_study_folder_expands_to_its_runs(tmp_path: Path) -> None:
     assert [r["target"] for r in lengths] == list(targets)
     assert data["commands"]["studies"] == [found[0]["command"]]
     assert str(tmp_path) not in (folder / "report.html").read_text()
-    assert {r.study for r in report.inp.runs} == {"bids", "match-length", "seats", "joker-lead"}
+    assert {r.study for r in report.inp.runs} == {
+        "bids",
+        "match-length",
+        "seats",
+        "joker-lead",
+        "bid-forks",
+    }
+    guide = next(s for s in report.sections if s.key == "bid_guide")
+    assert guide.title == "Bid guide: every call tried on the same hands"  # the paired guide
 
 
 def test_hand_runs_of_different_players_are_not_pooled(kout_run: Path, tmp_path: Path) -> None:
@@ -403,7 +422,7 @@ def test_the_sections_are_an_explicit_list_each_beside_its_analysis() -> None:
     analysis; importing a module registers nothing."""
     assert (
         bid_success.bid_success_section,
-        bid_success.bid_guide_section,
+        bid_forks.bid_guide_section,  # the paired guide, or bid_success's without bid forks
         match_length.match_length_section,
         baloot_modes.baloot_modes_section,
         seats.seats_section,
@@ -411,7 +430,7 @@ def test_the_sections_are_an_explicit_list_each_beside_its_analysis() -> None:
     ) == rp.SECTIONS
     assert [f.__module__ for f in rp.SECTIONS] == [
         "analyses.bid_success",
-        "analyses.bid_success",
+        "analyses.bid_forks",
         "analyses.match_length",
         "analyses.baloot_modes",
         "analyses.seats",

@@ -242,12 +242,32 @@ def test_forks_writes_the_fork_table_and_prints_the_paired_value(tmp_path: Path)
     ) in stdout
 
 
+def test_bid_forks_write_the_branches_and_print_each_calls_paired_value(tmp_path: Path) -> None:
+    out = tmp_path / "bids"
+    code, stdout, _ = _run(
+        "forks", "--kind", "bid", "--hands", "400", "--seed", "3", "--out", str(out)
+    )
+    assert code == 0, stdout
+    table = load(out)["bid_forks"].collect()
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["kind"] == "bid_forks" and meta["at"] == "first" and meta["branches"] == len(table)
+    assert meta["forks"] == table["hand"].n_unique() == 400  # a Kout hand always has a free bid
+    assert f"{meta['forks']:,} bid forks ({len(table):,} branches) of 400 hands" in stdout
+    passes = table.filter(pl.col("call") == "pass")
+    assert f"pass     {passes['net'].to_numpy().mean():+.2f} (" in stdout
+    assert "narrower (median over" in stdout
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
         (["--preset", "baloot"], "Kout preset"),
         (["--players", "ismcts"], "random or heuristic"),
         (["--hands", "0"], "positive"),
+        (["--kind", "bid", "--at", "lead"], "--at lead is for joker forks"),
+        (["--at", "every"], "--at every is for --kind bid"),
+        (["--kind", "bid", "--players", "ismcts"], "random or heuristic"),
+        (["--kind", "cards"], "Invalid value for '--kind'"),
     ],
 )
 def test_forks_bad_input_is_one_line_exit_2(tmp_path: Path, args: list[str], words: str) -> None:

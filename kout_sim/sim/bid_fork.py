@@ -1,0 +1,271 @@
+"""Bid forks as a table: the first free bid decision of many hands (or every one), played on once
+per legal call.
+
+:func:`bid_forks` runs the fork driver of :mod:`kout_sim.drivers.fork` in a bid mode over
+independent hands and returns one row per branch: the decision (hand, seat, standing bid, the
+seat's cards and their features), the branch's call and its result (contract, trump, made, net
+points of the seat's team). The branches of one fork share the deal, the seat, the calls before
+the decision and the random numbers after it (the hand's own play lane as it stood after the
+seat's policy chose its call), so the branch of the call the policy made (``is_chosen``) is the
+hand as it was played, and the other branches differ from it by the call alone. After the fork the
+rest of the auction, the trump choice (Kout: the trump the bidder's policy names for the contract
+it ends on, RULES.md 1.4 / 2.4) and the play are the line-up's.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from .. import cards as C
+from .._version import __version__
+from ..commands import command_line
+from ..drivers import fork as FK
+from ..engine import layout as L
+from ..engine.tables import tables_of
+from ..io.features import call_names
+from ..io.schema import BID_FORK_DERIVED, BID_FORK_FIELDS
+from ..io.store import Store, opened
+from ..players.kinds import KIND_ISMCTS
+from ..rules import Rules, get_rules
+from .batch import Players, check_count, check_seed, check_workers, lineup_of
+from .fork import write_table
+from .run import git_revision
+
+BID_CHUNK = 5_000  # hands per kernel call: at most 82 MB of records (MAX_BID_FORKS rows a hand)
+AT_CHOICES = ("first", "every")
+"""Where bid forks are made: the first free bid decision of a hand, or every one."""
+
+
+def check_at(at: str) -> bool:
+    """``True`` for ``"every"``, ``False`` for ``"first"``; a one-line ``ValueError`` otherwise."""
+    if at not in AT_CHOICES:
+        raise ValueError(f"unknown bid fork point {at!r}; one of {', '.join(AT_CHOICES)}")
+    return at == "every"
+
+
+def _check(rules: Rules, players: Players) -> tuple[np.ndarray, np.ndarray]:
+    lineup = lineup_of(rules, players)
+    if (lineup.kinds == KIND_ISMCTS).any():
+        raise ValueError("bid forks play every branch on with random or heuristic players")
+    return lineup.kinds, lineup.params(rules.preset.family)
+
+
+def bid_fork_records(
+    rules: Rules,
+    n_hands: int,
+    seed: int,
+    players: Players = "heuristic",
+    *,
+    first: int = 0,
+    every: bool = False,
+    workers: int | None = None,
+) -> np.ndarray:
+    """The raw bid fork records (int64[n_branches, F_SIZE], fields ``FK.G_*`` / ``FK.F_*``) of
+    hands ``first .. first + n_hands``, hand by hand in stream order."""
+    kinds, params = _check(rules, players)
+    check_count("hands", n_hands)
+    check_seed(seed)
+    workers = check_workers(workers)
+    P, STR = tables_of(rules)
+    room = FK.MAX_BID_FORKS if every else FK.MAX_FIRST_BID_FORKS
+    mode = FK.MODE_BID_EVERY if every else FK.MODE_BID_FIRST
+    starts = list(range(first, first + n_hands, BID_CHUNK))
+
+    def chunk(start: int) -> np.ndarray:
+        size = min(BID_CHUNK, first + n_hands - start)
+        out = np.zeros((size, room, FK.F_SIZE), dtype=np.int64)
+        counts = np.zeros(size, dtype=np.int64)
+        FK.fork_hands(P, STR, kinds, params, seed, start, out, counts, mode)
+        if (counts == -1).any():
+            raise RuntimeError("a policy chose an illegal action")
+        if (counts < 0).any():
+            raise RuntimeError(f"a hand has more than {room} bid fork branches")
+        used = np.arange(room)[None, :] < counts[:, None]
+        return out[used]
+
+    if workers == 1 or len(starts) == 1:
+        parts = [chunk(s) for s in starts]
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(chunk, starts))
+    records = np.concatenate(parts)
+    if records[:, FK.F_ILLEGAL].any():
+        raise RuntimeError("a policy chose an illegal action in a bid fork")
+    return records
+
+
+def hand_features(cards: np.ndarray, jokers: np.ndarray) -> dict[str, np.ndarray]:
+    """Features of the hands ``cards`` (card bitmasks) that do not depend on a trump: ``jokers``,
+    ``long_suit`` and ``long_honours`` (the length and the A K Q J held of the suit with the most
+    cards plus honours, the first such suit in S H D C order), ``aces``, ``voids`` and
+    ``strength`` (``long_suit + long_honours + jokers``). ``jokers`` is the deck's joker mask."""
+    cards = np.asarray(cards, dtype=np.int64)
+    length = np.zeros((len(cards), C.N_SUITS), dtype=np.int64)
+    honours = np.zeros_like(length)
+    aces = np.zeros(len(cards), dtype=np.int64)
+    for s in range(C.N_SUITS):
+        for r in range(C.N_RANKS):
+            held = (cards >> (s * C.N_RANKS + r)) & 1
+            length[:, s] += held
+            if r >= C.RANKS.index("J"):
+                honours[:, s] += held
+            if r == C.RANKS.index("A"):
+                aces += held
+    score = length + honours
+    best = np.argmax(score, axis=1)
+    rows = np.arange(len(cards))
+    n_jokers = np.zeros(len(cards), dtype=np.int64)
+    for bit in range(64):
+        if (int(jokers) >> bit) & 1:
+            n_jokers += (cards >> bit) & 1
+    return {
+        "jokers": n_jokers,
+        "long_suit": length[rows, best],
+        "long_honours": honours[rows, best],
+        "aces": aces,
+        "voids": (length == 0).sum(axis=1),
+        "strength": score[rows, best] + n_jokers,
+    }
+
+
+def bid_fork_table(records: np.ndarray, rules: Rules) -> pl.DataFrame:
+    """The bid fork records as a DataFrame, one row per branch (the columns of
+    ``kout_sim.io.schema.BID_FORK_FIELDS`` and ``BID_FORK_DERIVED``; docs/data.md)."""
+    family = rules.preset.family
+    P, _ = tables_of(rules)
+    names = call_names(family)
+    data: dict[str, object] = {c.name: records[:, c.field] for c in BID_FORK_FIELDS}
+    seat, dealer = records[:, FK.F_SEAT], records[:, FK.F_DEALER]
+    bidder = records[:, FK.G_BIDDER]
+    data["seat_rel"] = (seat - dealer) % rules.n_players
+    data["call"] = records[:, FK.G_CALL]
+    data["chosen"] = records[:, FK.G_CHOSEN]
+    data["is_chosen"] = records[:, FK.G_CALL] == records[:, FK.G_CHOSEN]
+    data["bids"] = (bidder >= 0) & (bidder % 2 == seat % 2)
+    data["_trump"] = records[:, FK.G_TRUMP]
+    data["_made"] = records[:, FK.F_MADE]
+    data["forced_joker"] = records[:, FK.F_FORCED] == 1
+    winner = records[:, FK.F_MATCH_WINNER]
+    data["match_lost"] = (winner >= 0) & (winner != seat % 2)
+    data["_made_actual"] = records[:, FK.F_ACTUAL_MADE]
+    data["seat_cards"] = records[:, FK.G_SEAT_HAND]
+    # the branches of a fork share the seat's cards: the features of each distinct hand once
+    distinct, where = np.unique(records[:, FK.G_SEAT_HAND], return_inverse=True)
+    data.update({k: v[where] for k, v in hand_features(distinct, P[L.P_JOKER_MASK]).items()})
+    suits = dict(enumerate(C.SUITS))
+    vocabulary = {i: name for i, name in enumerate(names) if name}
+    frame = pl.DataFrame(data).with_columns(
+        pl.col("call", "chosen").replace_strict(vocabulary, return_dtype=pl.String),
+        trump=pl.col("_trump").replace_strict(suits, default=None, return_dtype=pl.String),
+        # null: a forced joker lead (-1), or no bidder (a void Baloot hand)
+        made=pl.when((pl.col("_made") < 0) | (pl.col("bidder") < 0))
+        .then(None)
+        .otherwise(pl.col("_made") == 1),
+        made_actual=pl.when(pl.col("_made_actual") < 0)
+        .then(None)
+        .otherwise(pl.col("_made_actual") == 1),
+    )
+    frame = frame.with_columns(
+        # a hand without a bidder (void) has no made result of its own either
+        made_actual=pl.when(pl.col("made").is_null() & pl.col("is_chosen"))
+        .then(None)
+        .otherwise(pl.col("made_actual")),
+        can_pass=(pl.col("call") == "pass").any().over("hand", "ply"),
+    ).drop("_trump", "_made", "_made_actual")
+    order = [c.name for c in BID_FORK_FIELDS] + [name for name, _, _ in BID_FORK_DERIVED]
+    frame = frame.select([c for c in order if c in frame.columns])
+    small = [
+        c
+        for c, t in frame.schema.items()
+        if t == pl.Int64 and c not in ("hand", "seat_cards", "score_before")
+    ]
+    return frame.with_columns(pl.col(small).cast(pl.Int16), preset=pl.lit(rules.name))
+
+
+def bid_forks(
+    preset: str = "kout_bo_4",
+    hands: int = 100_000,
+    seed: int = 0,
+    players: Players = "heuristic",
+    *,
+    options: dict[str, Any] | None = None,
+    first: int = 0,
+    at: str = "first",
+    workers: int | None = None,
+) -> pl.DataFrame:
+    """Fork the first free bid decision (``at="first"``) or every free bid decision
+    (``at="every"``) of ``hands`` independent hands, once per legal call; one row per branch (see
+    :func:`bid_fork_table`)."""
+    every = check_at(at)
+    rules = get_rules(preset, options)
+    records = bid_fork_records(
+        rules, hands, seed, players, first=first, every=every, workers=workers
+    )
+    return bid_fork_table(records, rules)
+
+
+def write_bid_forks(
+    out: str | os.PathLike[str],
+    preset: str = "kout_bo_4",
+    hands: int = 100_000,
+    seed: int = 0,
+    players: Players = "heuristic",
+    *,
+    options: dict[str, Any] | None = None,
+    at: str = "first",
+    workers: int | None = None,
+    overwrite: bool = False,
+) -> Path | str:
+    """Fork the bid decisions of ``hands`` hands and write them as a run folder: ``run.json``
+    (``"kind": "bid_forks"`` and the settings) and ``bid_forks/part-00000.parquet`` (one row per
+    branch, the columns of :func:`bid_fork_table`, the settings as parquet metadata)."""
+    rules = get_rules(preset, options)
+    lineup = lineup_of(rules, players)
+    _check(rules, lineup)
+    check_at(at)
+    check_count("hands", hands)
+    check_seed(seed)
+    check_workers(workers)
+    store = Store(out)
+    if store.exists() and not overwrite:
+        raise ValueError(f"output folder {store.url} exists; pass --overwrite")
+    with opened(store, overwrite=overwrite, resume=False):
+        started = time.perf_counter()
+        table = bid_forks(rules.name, hands, seed, lineup, options=options, at=at, workers=workers)
+        command = command_line(
+            "forks",
+            kind="bid",
+            preset=rules.name,
+            hands=hands,
+            seed=seed,
+            option=[f"{key}={value}" for key, value in sorted(dict(options or {}).items())],
+            players=lineup.describe(),
+            at=None if at == "first" else at,
+            out=str(out),
+        )
+        settings: dict[str, Any] = {
+            "kind": "bid_forks",
+            "command": command,
+            "preset": rules.name,
+            "options": dict(rules.options),
+            "family": rules.preset.family,
+            "players": lineup.describe(),
+            "seed": seed,
+            "unit": "hands",
+            "count": hands,
+            "at": at,
+            "forks": int(table.select(pl.struct("hand", "ply").n_unique()).item()),
+            "branches": len(table),
+            "fork_seconds": round(time.perf_counter() - started, 3),
+            "version": __version__,
+            "git_revision": git_revision(),
+        }
+        write_table(store, settings, "bid_forks", table, started)
+    return str(out) if "://" in str(out) else Path(out)
