@@ -21,8 +21,14 @@ generation (``C[C_GEN]``): a new deal or contract is a new generation, never a c
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils as _cgutils
+from numba.extending import intrinsic
 
 from ..engine import baloot as B
 from ..engine import kout as K
@@ -110,6 +116,46 @@ make_jit = numba.njit(cache=True, nogil=True, **_NO_NRT)
 """The recursive search cannot be inlined: compiled as a function of its own."""
 
 
+cgutils: Any = _cgutils  # untyped in numba
+
+
+@intrinsic
+def _prefetch(typingctx: Any, arr: Any, i: Any) -> Any:
+    """Start loading row ``i`` of the 2-d array ``arr`` into the cache (LLVM ``prefetch``, for a
+    read): the table entry of a trick start is fetched while its bounds are computed."""
+    if not isinstance(arr, types.Array) or arr.ndim != 2 or not isinstance(i, types.Integer):
+        return None
+    sig = types.void(arr, i)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        row = context.cast(builder, args[1], signature.args[1], types.intp)
+        ptr = cgutils.get_item_pointer2(
+            context,
+            builder,
+            data=ary.data,
+            shape=cgutils.unpack_tuple(builder, ary.shape),
+            strides=cgutils.unpack_tuple(builder, ary.strides),
+            layout=aryty.layout,
+            inds=[row, ir.Constant(ir.IntType(64), 0)],
+            wraparound=False,
+            boundscheck=False,
+        )
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        args3 = [ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)]
+        builder.call(fn, [builder.bitcast(ptr, i8p), *args3])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+_prefetch_row: Any = _prefetch  # an intrinsic's call signature is its typing function's
+
+
 @jit
 def _mix(z: np.uint64) -> np.uint64:
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -127,22 +173,21 @@ def _relative(S: np.ndarray, P: np.ndarray, C: np.ndarray, W: np.ndarray) -> Non
     differ only by those share one entry (a double-dummy solver's classic reduction).
     """
     n = C[C_N]
+    jokers = P[P_JOKER_MASK]
     held = np.int64(0)
     for s in range(n):
         held |= S[S_HAND + s]
-        W[R_C, C_REL + s] = S[S_HAND + s] & P[P_JOKER_MASK]
-    for suit in range(4):
-        m = held & P[P_SUIT_MASK + suit]
-        j = suit * 13
+    for s in range(n):
+        hand = S[S_HAND + s]
+        rel = hand & jokers
+        m = hand & ~jokers
         while m != 0:
             card = lowest_bit(m)
             m &= m - 1
-            bit = ONE << card
-            for s in range(n):
-                if (S[S_HAND + s] & bit) != 0:
-                    W[R_C, C_REL + s] |= ONE << j
-                    break
-            j += 1
+            suit = card // 13
+            # its rank among the cards of its suit still held (the suit's cards below it held)
+            rel |= ONE << (suit * 13 + popcount(held & P[P_SUIT_MASK + suit] & ((ONE << card) - 1)))
+        W[R_C, C_REL + s] = rel
 
 
 @jit
@@ -207,10 +252,19 @@ def bounds(S: np.ndarray, P: np.ndarray, C: np.ndarray) -> tuple[int, int]:
     lo = 0
     hi = C[C_N_TRICKS] - S[S_N_DONE]
     if C[C_LADDER] != 0 and hi >= 2 and S[S_N_IN_TRICK] == 0:
-        # RULES.md 1.1, 1.5, 1.8: the team holding RJ takes one more trick at least (played into
-        # any trick it wins it; its holder only leads it rankless after winning a trick himself)
+        # RULES.md 1.1, 1.5, 1.8: the team holding the top joker takes one more trick at least
+        # (played into any trick it wins it; its holder only leads it rankless after winning a
+        # trick himself, a lone joker being a last card). The top joker: RJ; once RJ and the trump
+        # Ace are gone, BJ (nothing left beats it)
+        top = RJ_BIT
+        ace = ONE << (13 * S[S_TRUMP] + 12)
+        held = np.int64(0)
         for seat in range(C[C_N]):
-            if (S[S_HAND + seat] & RJ_BIT) != 0:
+            held |= S[S_HAND + seat]
+        if (held & (RJ_BIT | ace)) == 0:
+            top = BJ_BIT
+        for seat in range(C[C_N]):
+            if (S[S_HAND + seat] & top) != 0:
                 if (seat & 1) == C[C_TEAM]:
                     lo = 1
                 else:
@@ -695,6 +749,27 @@ def trump_control(
     return team, points if baloot else most
 
 
+@jit
+def start_bounds(
+    S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.ndarray, lo: int, hi: int
+) -> tuple[int, int]:
+    """At a trick start: ``(lo, hi)`` (the bounds of :func:`bounds`) narrowed by the leader's sure
+    tricks (:func:`quick`) and the trump ladder (:func:`trump_control`)."""
+    sure = quick(S, P, STR, C, Q)
+    if sure > 0:
+        if (S[S_LEADER] & 1) == C[C_TEAM]:
+            lo = max(lo, sure)
+        else:
+            hi = min(hi, _rest(S, C) - sure)
+    team, held = trump_control(S, P, STR, C, Q)
+    if held > 0:
+        if team == C[C_TEAM]:
+            lo = max(lo, held)
+        else:
+            hi = min(hi, _rest(S, C) - held)
+    return lo, hi
+
+
 @make_jit
 def _search(
     P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray, alpha: int, beta: int
@@ -716,28 +791,20 @@ def _search(
         if done == C[C_N_TRICKS] - 1:
             return _last_trick(S, P, STR, C, W, done * C[C_N])
     lo, hi = bounds(S, P, C)
-    if k == 0:
-        sure = quick(S, P, STR, C, Q)
-        if sure > 0:
-            if (S[S_LEADER] & 1) == C[C_TEAM]:
-                lo = max(lo, sure)
-            else:
-                hi = min(hi, _rest(S, C) - sure)
-        team, held = trump_control(S, P, STR, C, Q)
-        if held > 0:
-            if team == C[C_TEAM]:
-                lo = max(lo, held)
-            else:
-                hi = min(hi, _rest(S, C) - held)
-    if lo >= beta:
-        return lo
-    if hi <= alpha:
-        return hi
     first = -1
     h1 = np.uint64(0)
     h2 = np.uint64(0)
     if k == 0:
-        h1, h2 = _keys(S, P, C, W)
+        if lo < beta and hi > alpha:
+            # the table will be read unless the sure tricks cut: its entry is fetched meanwhile
+            h1, h2 = _keys(S, P, C, W)
+            _prefetch_row(tt, np.int64(h1 & np.uint64(C[C_TT_MASK])))
+        lo, hi = start_bounds(S, P, STR, C, Q, lo, hi)
+    if lo >= beta:
+        return lo
+    if hi <= alpha:
+        return hi
+    if k == 0:
         e = _tt_probe(tt, C, h1, h2)
         if e >= 0:
             tlo = (e & 1023) - _OFF
