@@ -206,17 +206,23 @@ def _keys(
         h1 = _mix(h1 ^ np.uint64(hand))
         h2 = _mix(h2 + np.uint64(hand) * np.uint64(0xA24BAED4963EE407))
     extra = 0
-    if C[C_LADDER] != 0:
+    # with every joker played, the cards alone decide the future (what follows serves the jokers)
+    jokers_held = False
+    for seat in range(C[C_N]):
+        if (S[S_HAND + seat] & P[P_JOKER_MASK]) != 0:
+            jokers_held = True
+    if C[C_LADDER] != 0 and jokers_held:
         # What the relative ranks do not show: how many trump honours are still held (they are
-        # the top ones left; 1.6(c)), and whether the trump Ace is (BJ beats every other trump,
-        # 1.1: with the Ace gone the top trump left loses to BJ)
+        # the top ones left; 1.6(c) joker leads), and whether the trump Ace is (BJ beats every
+        # other trump, 1.1: with the Ace gone the top trump left loses to BJ)
         trump = S[S_TRUMP]
         k = P[P_FREE_JOKER_HONOURS]
         honours = ((ONE << 13) - (ONE << (13 - k))) << (13 * trump)
         ace_held = 1 - ((S[S_PLAYED] >> (13 * trump + 12)) & 1)
         extra = popcount(honours & ~S[S_PLAYED]) + 1 + 8 * ace_held
-    if C[C_FORCED] != 0:
-        # 2.8 / 2.9: whether a forced lead ends the hand depends on the tricks taken so far
+    if C[C_FORCED] != 0 and jokers_held and not _decided(S, C):
+        # 2.8 / 2.9: whether a forced lead ends the hand depends on the tricks taken so far, until
+        # the outcome is fixed (then no forced lead ever ends it)
         extra = S[S_TRICKS + C[C_TEAM]] + 1
     h1 = _mix(h1 ^ np.uint64(extra * 77 + 5))
     h2 = _mix(h2 + np.uint64(extra * 91 + 3))
@@ -439,7 +445,6 @@ def moves(
     seat = S[S_TO_ACT]
     k = S[S_N_IN_TRICK]
     trow = S[S_TRUMP]
-    baloot = C[C_BALOOT] != 0
     others = np.int64(0)
     for s in range(C[C_N]):
         if s != seat:
@@ -449,12 +454,14 @@ def moves(
     win_i, win_s = B.winning_idx(S, STR)  # the rankless joker lead passed over (1.8)
     partner = k > 0 and ((S[S_LEADER] + win_i) & 1) == (seat & 1)
     led = S[S_LED] if k > 0 else -1
+    if C[C_BALOOT] == 0:
+        return _kout_moves(S, P, STR, C, mask, first, W, d, others, win_s, partner, led)
+    # Baloot: strength is not the card order (3.1), and equivalent cards are also of equal points
     m = 0
     for suit in range(4):
         ms = mask & P[P_SUIT_MASK + suit]
         if ms == 0:
             continue
-        ladder_trump = C[C_LADDER] != 0 and suit == trow
         in_run = False
         run_pts = -1
         top = True  # no card of this suit in another hand is stronger
@@ -463,27 +470,14 @@ def moves(
             if card < 0:
                 break
             bit = ONE << card
-            if ladder_trump:
-                rank = card % 13
-                if rank == 11 and (others & BJ_BIT) != 0:
-                    in_run = False  # 1.1: BJ ranks between the trump Ace and King
-                if rank == 12 - P[P_FREE_JOKER_HONOURS]:
-                    in_run = False  # 1.6(c): which honours fell decides joker leads
             if (bit & ms) != 0:
-                pts = STR[T_POINTS + trow, card] if baloot else 0
+                pts = STR[T_POINTS + trow, card]
                 if in_run and pts == run_pts:
                     continue
                 in_run = True
                 run_pts = pts
                 cs = B.strength(STR, trow, led if k > 0 else suit, card)
-                if k == 0:
-                    score = 300 + cs if top else 100 - cs + pts
-                elif partner:
-                    score = 100 - cs + 4 * pts
-                elif cs > win_s:
-                    score = 300 - cs - pts
-                else:
-                    score = 100 - cs - 4 * pts
+                score = _move_score(k, top, partner, cs, win_s, pts)
                 if card == first:
                     score = 1000
                 elif card == W[d, W_KILLER] - 1:
@@ -493,6 +487,75 @@ def moves(
             elif (bit & others) != 0:
                 in_run = False
                 top = False
+    return m
+
+
+@jit
+def _move_score(k: int, top: bool, partner: bool, cs: int, win_s: int, pts: int) -> int:
+    """The ordering score of a card of strength ``cs`` (module doc of :func:`moves`)."""
+    if k == 0:
+        return 300 + cs if top else 100 - cs + pts
+    if partner:
+        return 100 - cs + 4 * pts
+    if cs > win_s:
+        return 300 - cs - pts
+    return 100 - cs - 4 * pts
+
+
+@jit
+def _kout_moves(
+    S: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    C: np.ndarray,
+    mask: np.int64,
+    first: int,
+    W: np.ndarray,
+    d: int,
+    others: np.int64,
+    win_s: int,
+    partner: bool,
+    led: int,
+) -> int:
+    """:func:`moves` in Kout, on bit masks: a suit's ranks run with the card ids (RULES.md 1.1,
+    2.1), so two of the mover's cards are equivalent when no card of another hand or of the table
+    lies between their ids (and, in the Kout Bo trump suit, no ladder break, 1.1 / 1.6(c))."""
+    k = S[S_N_IN_TRICK]
+    trow = S[S_TRUMP]
+    m = 0
+    for suit in range(4):
+        ms = mask & P[P_SUIT_MASK + suit]
+        if ms == 0:
+            continue
+        theirs = others & P[P_SUIT_MASK + suit]
+        # the rank below which a new run starts in the Kout Bo trump suit: under the honours
+        # (1.6(c)), and under the Ace while BJ is outstanding (1.1)
+        cut_low = -1
+        cut_ace = -1
+        if C[C_LADDER] != 0 and suit == trow:
+            cut_low = 13 * suit + 12 - P[P_FREE_JOKER_HONOURS]
+            if (others & BJ_BIT) != 0:
+                cut_ace = 13 * suit + 11
+        prev = -1  # the mover's card above (the last one seen)
+        while ms != 0:
+            card = highest_bit(ms)
+            ms ^= ONE << card
+            if prev >= 0:
+                between = ((ONE << prev) - 1) & ~((ONE << (card + 1)) - 1)
+                parted = (card <= cut_low < prev) or (card <= cut_ace < prev)
+                if (theirs & between) == 0 and not parted:
+                    prev = card
+                    continue
+            prev = card
+            top = (theirs >> (card + 1)) == 0
+            cs = B.strength(STR, trow, led if k > 0 else suit, card)
+            score = _move_score(k, top, partner, cs, win_s, 0)
+            if card == first:
+                score = 1000
+            elif card == W[d, W_KILLER] - 1:
+                score += 50
+            W[d, m] = (score << 8) | card
+            m += 1
     jokers = mask & P[P_JOKER_MASK]
     while jokers != 0:
         card = lowest_bit(jokers)
