@@ -87,7 +87,7 @@ C_N = 1  # seats
 C_N_TRICKS = 2
 C_TEAM = 3  # the bidding (buying) team
 C_FORCED = 4  # 1: the Bahraini forced joker lead applies (RULES.md 2.8)
-C_LADDER = 5  # 1: Kout Bo jokers (RULES.md 1.1, 1.6): the trump suit is never merged
+C_LADDER = 5  # 1: Kout Bo jokers (RULES.md 1.1, 1.6): honours and BJ part the trump suit
 C_TOTAL = 6  # Baloot: card points of a hand, the last trick's 10 included
 C_GEN = 7  # transposition-table generation of the current search
 C_NODES = 8  # nodes visited (statistics)
@@ -958,15 +958,25 @@ def search(
 
 @jit
 def value(S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray) -> int:
-    """Exact future value of ``S``, by null-window probes bisecting its bounds."""
-    lo, hi = bounds(S, P, W[R_C])
+    """Exact future value of ``S`` by null-window probes, each reusing the table. Baloot bisects
+    the bounds. Kout steps from a guess as MTD(f) does: the first probe asks for one trick more
+    than the contract needs (the bid is the bidder's estimate), each next one for one trick more
+    than a probe proved, or for the bound a failed probe returned (fail-soft: usually the value)."""
+    C = W[R_C]
+    lo, hi = bounds(S, P, C)
+    guess = S[S_HIGH_BID] - S[S_TRICKS + C[C_TEAM]] + 1
     while lo < hi:
-        mid = (lo + hi + 1) // 2
+        if C[C_BALOOT] != 0:
+            mid = (lo + hi + 1) // 2
+        else:
+            mid = min(max(guess, lo + 1), hi)
         g = search(S, P, STR, W, tt, mid - 1, mid)
         if g >= mid:
             lo = g
+            guess = g + 1
         else:
             hi = g
+            guess = g
     return lo
 
 
