@@ -21,8 +21,14 @@ generation (``C[C_GEN]``): a new deal or contract is a new generation, never a c
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils as _cgutils
+from numba.extending import intrinsic
 
 from ..engine import baloot as B
 from ..engine import kout as K
@@ -81,7 +87,7 @@ C_N = 1  # seats
 C_N_TRICKS = 2
 C_TEAM = 3  # the bidding (buying) team
 C_FORCED = 4  # 1: the Bahraini forced joker lead applies (RULES.md 2.8)
-C_LADDER = 5  # 1: Kout Bo jokers (RULES.md 1.1, 1.6): the trump suit is never merged
+C_LADDER = 5  # 1: Kout Bo jokers (RULES.md 1.1, 1.6): honours and BJ part the trump suit
 C_TOTAL = 6  # Baloot: card points of a hand, the last trick's 10 included
 C_GEN = 7  # transposition-table generation of the current search
 C_NODES = 8  # nodes visited (statistics)
@@ -110,6 +116,46 @@ make_jit = numba.njit(cache=True, nogil=True, **_NO_NRT)
 """The recursive search cannot be inlined: compiled as a function of its own."""
 
 
+cgutils: Any = _cgutils  # untyped in numba
+
+
+@intrinsic
+def _prefetch(typingctx: Any, arr: Any, i: Any) -> Any:
+    """Start loading row ``i`` of the 2-d array ``arr`` into the cache (LLVM ``prefetch``, for a
+    read): the table entry of a trick start is fetched while its bounds are computed."""
+    if not isinstance(arr, types.Array) or arr.ndim != 2 or not isinstance(i, types.Integer):
+        return None
+    sig = types.void(arr, i)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        row = context.cast(builder, args[1], signature.args[1], types.intp)
+        ptr = cgutils.get_item_pointer2(
+            context,
+            builder,
+            data=ary.data,
+            shape=cgutils.unpack_tuple(builder, ary.shape),
+            strides=cgutils.unpack_tuple(builder, ary.strides),
+            layout=aryty.layout,
+            inds=[row, ir.Constant(ir.IntType(64), 0)],
+            wraparound=False,
+            boundscheck=False,
+        )
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        args3 = [ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)]
+        builder.call(fn, [builder.bitcast(ptr, i8p), *args3])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+_prefetch_row: Any = _prefetch  # an intrinsic's call signature is its typing function's
+
+
 @jit
 def _mix(z: np.uint64) -> np.uint64:
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -127,22 +173,21 @@ def _relative(S: np.ndarray, P: np.ndarray, C: np.ndarray, W: np.ndarray) -> Non
     differ only by those share one entry (a double-dummy solver's classic reduction).
     """
     n = C[C_N]
+    jokers = P[P_JOKER_MASK]
     held = np.int64(0)
     for s in range(n):
         held |= S[S_HAND + s]
-        W[R_C, C_REL + s] = S[S_HAND + s] & P[P_JOKER_MASK]
-    for suit in range(4):
-        m = held & P[P_SUIT_MASK + suit]
-        j = suit * 13
+    for s in range(n):
+        hand = S[S_HAND + s]
+        rel = hand & jokers
+        m = hand & ~jokers
         while m != 0:
             card = lowest_bit(m)
             m &= m - 1
-            bit = ONE << card
-            for s in range(n):
-                if (S[S_HAND + s] & bit) != 0:
-                    W[R_C, C_REL + s] |= ONE << j
-                    break
-            j += 1
+            suit = card // 13
+            # its rank among the cards of its suit still held (the suit's cards below it held)
+            rel |= ONE << (suit * 13 + popcount(held & P[P_SUIT_MASK + suit] & ((ONE << card) - 1)))
+        W[R_C, C_REL + s] = rel
 
 
 @jit
@@ -161,17 +206,23 @@ def _keys(
         h1 = _mix(h1 ^ np.uint64(hand))
         h2 = _mix(h2 + np.uint64(hand) * np.uint64(0xA24BAED4963EE407))
     extra = 0
-    if C[C_LADDER] != 0:
+    # with every joker played, the cards alone decide the future (what follows serves the jokers)
+    jokers_held = False
+    for seat in range(C[C_N]):
+        if (S[S_HAND + seat] & P[P_JOKER_MASK]) != 0:
+            jokers_held = True
+    if C[C_LADDER] != 0 and jokers_held:
         # What the relative ranks do not show: how many trump honours are still held (they are
-        # the top ones left; 1.6(c)), and whether the trump Ace is (BJ beats every other trump,
-        # 1.1: with the Ace gone the top trump left loses to BJ)
+        # the top ones left; 1.6(c) joker leads), and whether the trump Ace is (BJ beats every
+        # other trump, 1.1: with the Ace gone the top trump left loses to BJ)
         trump = S[S_TRUMP]
         k = P[P_FREE_JOKER_HONOURS]
         honours = ((ONE << 13) - (ONE << (13 - k))) << (13 * trump)
         ace_held = 1 - ((S[S_PLAYED] >> (13 * trump + 12)) & 1)
         extra = popcount(honours & ~S[S_PLAYED]) + 1 + 8 * ace_held
-    if C[C_FORCED] != 0:
-        # 2.8 / 2.9: whether a forced lead ends the hand depends on the tricks taken so far
+    if C[C_FORCED] != 0 and jokers_held and not _decided(S, C):
+        # 2.8 / 2.9: whether a forced lead ends the hand depends on the tricks taken so far, until
+        # the outcome is fixed (then no forced lead ever ends it)
         extra = S[S_TRICKS + C[C_TEAM]] + 1
     h1 = _mix(h1 ^ np.uint64(extra * 77 + 5))
     h2 = _mix(h2 + np.uint64(extra * 91 + 3))
@@ -207,10 +258,19 @@ def bounds(S: np.ndarray, P: np.ndarray, C: np.ndarray) -> tuple[int, int]:
     lo = 0
     hi = C[C_N_TRICKS] - S[S_N_DONE]
     if C[C_LADDER] != 0 and hi >= 2 and S[S_N_IN_TRICK] == 0:
-        # RULES.md 1.1, 1.5, 1.8: the team holding RJ takes one more trick at least (played into
-        # any trick it wins it; its holder only leads it rankless after winning a trick himself)
+        # RULES.md 1.1, 1.5, 1.8: the team holding the top joker takes one more trick at least
+        # (played into any trick it wins it; its holder only leads it rankless after winning a
+        # trick himself, a lone joker being a last card). The top joker: RJ; once RJ and the trump
+        # Ace are gone, BJ (nothing left beats it)
+        top = RJ_BIT
+        ace = ONE << (13 * S[S_TRUMP] + 12)
+        held = np.int64(0)
         for seat in range(C[C_N]):
-            if (S[S_HAND + seat] & RJ_BIT) != 0:
+            held |= S[S_HAND + seat]
+        if (held & (RJ_BIT | ace)) == 0:
+            top = BJ_BIT
+        for seat in range(C[C_N]):
+            if (S[S_HAND + seat] & top) != 0:
                 if (seat & 1) == C[C_TEAM]:
                     lo = 1
                 else:
@@ -385,7 +445,6 @@ def moves(
     seat = S[S_TO_ACT]
     k = S[S_N_IN_TRICK]
     trow = S[S_TRUMP]
-    baloot = C[C_BALOOT] != 0
     others = np.int64(0)
     for s in range(C[C_N]):
         if s != seat:
@@ -395,12 +454,14 @@ def moves(
     win_i, win_s = B.winning_idx(S, STR)  # the rankless joker lead passed over (1.8)
     partner = k > 0 and ((S[S_LEADER] + win_i) & 1) == (seat & 1)
     led = S[S_LED] if k > 0 else -1
+    if C[C_BALOOT] == 0:
+        return _kout_moves(S, P, STR, C, mask, first, W, d, others, win_s, partner, led)
+    # Baloot: strength is not the card order (3.1), and equivalent cards are also of equal points
     m = 0
     for suit in range(4):
         ms = mask & P[P_SUIT_MASK + suit]
         if ms == 0:
             continue
-        ladder_trump = C[C_LADDER] != 0 and suit == trow
         in_run = False
         run_pts = -1
         top = True  # no card of this suit in another hand is stronger
@@ -409,27 +470,14 @@ def moves(
             if card < 0:
                 break
             bit = ONE << card
-            if ladder_trump:
-                rank = card % 13
-                if rank == 11 and (others & BJ_BIT) != 0:
-                    in_run = False  # 1.1: BJ ranks between the trump Ace and King
-                if rank == 12 - P[P_FREE_JOKER_HONOURS]:
-                    in_run = False  # 1.6(c): which honours fell decides joker leads
             if (bit & ms) != 0:
-                pts = STR[T_POINTS + trow, card] if baloot else 0
+                pts = STR[T_POINTS + trow, card]
                 if in_run and pts == run_pts:
                     continue
                 in_run = True
                 run_pts = pts
                 cs = B.strength(STR, trow, led if k > 0 else suit, card)
-                if k == 0:
-                    score = 300 + cs if top else 100 - cs + pts
-                elif partner:
-                    score = 100 - cs + 4 * pts
-                elif cs > win_s:
-                    score = 300 - cs - pts
-                else:
-                    score = 100 - cs - 4 * pts
+                score = _move_score(k, top, partner, cs, win_s, pts)
                 if card == first:
                     score = 1000
                 elif card == W[d, W_KILLER] - 1:
@@ -439,6 +487,75 @@ def moves(
             elif (bit & others) != 0:
                 in_run = False
                 top = False
+    return m
+
+
+@jit
+def _move_score(k: int, top: bool, partner: bool, cs: int, win_s: int, pts: int) -> int:
+    """The ordering score of a card of strength ``cs`` (module doc of :func:`moves`)."""
+    if k == 0:
+        return 300 + cs if top else 100 - cs + pts
+    if partner:
+        return 100 - cs + 4 * pts
+    if cs > win_s:
+        return 300 - cs - pts
+    return 100 - cs - 4 * pts
+
+
+@jit
+def _kout_moves(
+    S: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    C: np.ndarray,
+    mask: np.int64,
+    first: int,
+    W: np.ndarray,
+    d: int,
+    others: np.int64,
+    win_s: int,
+    partner: bool,
+    led: int,
+) -> int:
+    """:func:`moves` in Kout, on bit masks: a suit's ranks run with the card ids (RULES.md 1.1,
+    2.1), so two of the mover's cards are equivalent when no card of another hand or of the table
+    lies between their ids (and, in the Kout Bo trump suit, no ladder break, 1.1 / 1.6(c))."""
+    k = S[S_N_IN_TRICK]
+    trow = S[S_TRUMP]
+    m = 0
+    for suit in range(4):
+        ms = mask & P[P_SUIT_MASK + suit]
+        if ms == 0:
+            continue
+        theirs = others & P[P_SUIT_MASK + suit]
+        # the rank below which a new run starts in the Kout Bo trump suit: under the honours
+        # (1.6(c)), and under the Ace while BJ is outstanding (1.1)
+        cut_low = -1
+        cut_ace = -1
+        if C[C_LADDER] != 0 and suit == trow:
+            cut_low = 13 * suit + 12 - P[P_FREE_JOKER_HONOURS]
+            if (others & BJ_BIT) != 0:
+                cut_ace = 13 * suit + 11
+        prev = -1  # the mover's card above (the last one seen)
+        while ms != 0:
+            card = highest_bit(ms)
+            ms ^= ONE << card
+            if prev >= 0:
+                between = ((ONE << prev) - 1) & ~((ONE << (card + 1)) - 1)
+                parted = (card <= cut_low < prev) or (card <= cut_ace < prev)
+                if (theirs & between) == 0 and not parted:
+                    prev = card
+                    continue
+            prev = card
+            top = (theirs >> (card + 1)) == 0
+            cs = B.strength(STR, trow, led if k > 0 else suit, card)
+            score = _move_score(k, top, partner, cs, win_s, 0)
+            if card == first:
+                score = 1000
+            elif card == W[d, W_KILLER] - 1:
+                score += 50
+            W[d, m] = (score << 8) | card
+            m += 1
     jokers = mask & P[P_JOKER_MASK]
     while jokers != 0:
         card = lowest_bit(jokers)
@@ -695,6 +812,27 @@ def trump_control(
     return team, points if baloot else most
 
 
+@jit
+def start_bounds(
+    S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.ndarray, lo: int, hi: int
+) -> tuple[int, int]:
+    """At a trick start: ``(lo, hi)`` (the bounds of :func:`bounds`) narrowed by the leader's sure
+    tricks (:func:`quick`) and the trump ladder (:func:`trump_control`)."""
+    sure = quick(S, P, STR, C, Q)
+    if sure > 0:
+        if (S[S_LEADER] & 1) == C[C_TEAM]:
+            lo = max(lo, sure)
+        else:
+            hi = min(hi, _rest(S, C) - sure)
+    team, held = trump_control(S, P, STR, C, Q)
+    if held > 0:
+        if team == C[C_TEAM]:
+            lo = max(lo, held)
+        else:
+            hi = min(hi, _rest(S, C) - held)
+    return lo, hi
+
+
 @make_jit
 def _search(
     P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray, alpha: int, beta: int
@@ -716,28 +854,20 @@ def _search(
         if done == C[C_N_TRICKS] - 1:
             return _last_trick(S, P, STR, C, W, done * C[C_N])
     lo, hi = bounds(S, P, C)
-    if k == 0:
-        sure = quick(S, P, STR, C, Q)
-        if sure > 0:
-            if (S[S_LEADER] & 1) == C[C_TEAM]:
-                lo = max(lo, sure)
-            else:
-                hi = min(hi, _rest(S, C) - sure)
-        team, held = trump_control(S, P, STR, C, Q)
-        if held > 0:
-            if team == C[C_TEAM]:
-                lo = max(lo, held)
-            else:
-                hi = min(hi, _rest(S, C) - held)
-    if lo >= beta:
-        return lo
-    if hi <= alpha:
-        return hi
     first = -1
     h1 = np.uint64(0)
     h2 = np.uint64(0)
     if k == 0:
-        h1, h2 = _keys(S, P, C, W)
+        if lo < beta and hi > alpha:
+            # the table will be read unless the sure tricks cut: its entry is fetched meanwhile
+            h1, h2 = _keys(S, P, C, W)
+            _prefetch_row(tt, np.int64(h1 & np.uint64(C[C_TT_MASK])))
+        lo, hi = start_bounds(S, P, STR, C, Q, lo, hi)
+    if lo >= beta:
+        return lo
+    if hi <= alpha:
+        return hi
+    if k == 0:
         e = _tt_probe(tt, C, h1, h2)
         if e >= 0:
             tlo = (e & 1023) - _OFF
@@ -828,15 +958,25 @@ def search(
 
 @jit
 def value(S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray) -> int:
-    """Exact future value of ``S``, by null-window probes bisecting its bounds."""
-    lo, hi = bounds(S, P, W[R_C])
+    """Exact future value of ``S`` by null-window probes, each reusing the table. Baloot bisects
+    the bounds. Kout steps from a guess as MTD(f) does: the first probe asks for one trick more
+    than the contract needs (the bid is the bidder's estimate), each next one for one trick more
+    than a probe proved, or for the bound a failed probe returned (fail-soft: usually the value)."""
+    C = W[R_C]
+    lo, hi = bounds(S, P, C)
+    guess = S[S_HIGH_BID] - S[S_TRICKS + C[C_TEAM]] + 1
     while lo < hi:
-        mid = (lo + hi + 1) // 2
+        if C[C_BALOOT] != 0:
+            mid = (lo + hi + 1) // 2
+        else:
+            mid = min(max(guess, lo + 1), hi)
         g = search(S, P, STR, W, tt, mid - 1, mid)
         if g >= mid:
             lo = g
+            guess = g + 1
         else:
             hi = g
+            guess = g
     return lo
 
 

@@ -16,6 +16,7 @@ from kout_sim import InvalidRecord
 from kout_sim import cards as C
 from kout_sim.cli import main
 from kout_sim.engine import layout as L
+from kout_sim.engine.tables import tables_of
 from kout_sim.reference.solver import solve_record
 from kout_sim.rules import get_rules
 from kout_sim.solver import LOSS, position_of, solve, solver_for
@@ -306,3 +307,98 @@ def test_relative_rank_keys_do_not_change_values(preset: str) -> None:
     absolute.C[K.C_ABSOLUTE] = 1
     for S in first_leads(rules, 12 if preset.endswith("_4") else 3, seed=5, tricks=2):
         assert relative.value(S) == absolute.value(S)
+
+
+def _trick_start_bounds(preset: str, record: dict[str, Any]) -> tuple[int, int, int]:
+    """The bounds the search uses at a trick start (:func:`bounds`, then the sure tricks and the
+    trump ladder), and the exact future value of the reference twin (its sentinels as the
+    kernel's)."""
+    from kout_sim.solver import Solver
+    from kout_sim.solver import _kernels as K
+
+    rules, S = position_of(record)
+    solver = Solver(rules, tt_bits=10)
+    solver._begin(S)
+    lo, hi = K.bounds(S, solver.P, solver.C)
+    lo, hi = K.start_bounds(S, solver.P, solver.STR, solver.C, solver.Q, lo, hi)
+    team = int(S[L.S_BIDDER]) & 1
+    total = _value(solve_record(record))
+    if preset == "baloot":
+        exact = total - int(S[L.B_CARD_PTS + team])
+    elif total == LOSS:
+        exact = -K.SENT  # RULES.md 2.8: the bidding team's player is forced
+    elif total == solver.n_tricks + 1:
+        exact = K.SENT
+    else:
+        exact = total - int(S[L.S_TRICKS + team])
+    return int(lo), int(hi), exact
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_trick_start_bounds_hold_on_random_endgames(preset: str) -> None:
+    """Every bound the search cuts with at a trick start (the top joker, RULES.md 1.1 / 1.5 / 1.8;
+    the leader's sure tricks; the trump ladder) holds the exact value of the brute-force twin:
+    lo <= value <= hi. Kout Bo: the BJ bound (RJ and the trump Ace gone, BJ is the top card) is
+    exercised, and some bound is sharp somewhere."""
+    rng = random.Random(zlib.crc32(("bounds " + preset).encode()))
+    left = 2 if preset.endswith("_6") else 3
+    checked = bj_top = narrowed = 0
+    while checked < 40:
+        record = random_record(preset, {}, rng, rng.randint(2, left))
+        rules, S = position_of(record)
+        if int(S[L.S_N_IN_TRICK]) != 0:
+            continue
+        lo, hi, exact = _trick_start_bounds(preset, record)
+        assert lo <= exact <= hi, (lo, exact, hi, record)
+        checked += 1
+        rest = int(tables_of(rules)[0][L.P_N_TRICKS]) - int(S[L.S_N_DONE])
+        narrowed += lo > 0 or (preset != "baloot" and hi < rest)
+        held = 0
+        for seat in range(len(record["hands"])):
+            held |= int(S[L.S_HAND + seat])
+        ace = 1 << (13 * int(S[L.S_TRUMP]) + 12)
+        bj_top += (held >> C.BJ) & 1 == 1 and held & ((1 << C.RJ) | ace) == 0
+    assert narrowed > 0
+    if preset.startswith("kout_bo"):
+        assert bj_top > 0
+
+
+def _kout_bo_endgame(hands: list[list[str]]) -> tuple[Any, np.ndarray]:
+    """A kout_bo_4 state two tricks from the end: seat 0 bid 5 in spades and leads, the tricks so
+    far 3 (bidding team) to 4, every card not in ``hands`` played."""
+    from kout_sim.bench import first_leads
+    from kout_sim.solver import Solver
+
+    rules = get_rules("kout_bo_4")
+    S = first_leads(rules, 1, seed=0)[0].copy()
+    deck = int(tables_of(rules)[0][L.P_DECK])
+    held = 0
+    for seat, cards in enumerate(hands):
+        mask = C.mask_of(C.parse_card(c) for c in cards)
+        S[L.S_HAND + seat] = mask
+        held |= mask
+    S[L.S_PLAYED] = deck & ~held
+    S[L.S_BIDDER] = 0
+    S[L.S_HIGH_BID] = 5
+    S[L.S_TRUMP] = C.SUITS.index("S")
+    S[L.S_LEADER] = S[L.S_TO_ACT] = 0
+    S[L.S_N_DONE] = 7
+    S[L.S_TRICKS] = 3
+    S[L.S_TRICKS + 1] = 4
+    return Solver(rules), S
+
+
+def test_bj_bound_needs_the_trump_ace_gone() -> None:
+    """RULES.md 1.1: BJ ranks under the trump Ace. Seat 0 holds BJ 7H and must lead the heart (1.6:
+    a Bab contract, trump honours still out, so no joker lead); seat 3 wins it and leads a heart to
+    the last trick, where seat 0's BJ falls under seat 1's last card. With that card the trump Ace
+    the bidding team takes nothing more, and no BJ bound may claim a trick; with the Ace gone (RJ
+    gone too) BJ is the top card and takes the last trick: the bound holds it, sharply."""
+    from kout_sim.solver import _kernels as K
+
+    for seat1, future in (("AS", 0), ("6S", 1)):
+        solver, S = _kout_bo_endgame([["BJ", "7H"], [seat1, "9H"], ["7C", "8C"], ["TH", "JH"]])
+        solver._begin(S)
+        lo, _hi = K.bounds(S, solver.P, solver.C)
+        assert lo == future
+        assert solver.value(S) == 3 + future
