@@ -22,11 +22,15 @@ Built-in studies (:data:`STUDIES`):
   again with ``--actions``, :mod:`analyses.joker_context`) and the same pair of runs for a second
   line-up (:data:`SECOND_FORK_LINEUP`); for Bahraini Kout the ``seats`` matches (the forced joker
   lead).
+- ``ladder``: the headline answers under a ladder of players (random, heuristic, a differently
+  tuned heuristic, ISMCTS; ``--players`` gives other rungs, one spec each), and the duels that
+  rate them (:mod:`analyses.ladder`, :mod:`analyses.ladder_rating`). Not part of ``all`` (the
+  search rung is slow).
 - ``all``: every study that applies to the preset; identical runs are played once.
 
 Every run of a study uses the study seed plus a fixed offset per study (``bids`` and
 ``baloot-modes`` +0, ``seats`` +1, ``match-length`` +2, ``joker-lead`` +3; the targets of the sweep share theirs, so
-match ``m`` starts from the same deal at every target), so a study folder is reproduced exactly
+match ``m`` starts from the same deal at every target; ``ladder`` +4), so a study folder is reproduced exactly
 by its command.
 
 Adding a study: build a :class:`Study` whose ``plan`` returns the :class:`RunPlan` s for the
@@ -240,6 +244,13 @@ def _joker_forks_plan(args: StudyArgs) -> list[RunPlan]:
     return plans
 
 
+def _ladder_plan(args: StudyArgs) -> list[RunPlan]:
+    from .ladder_study import ladder_plan
+
+    plans = ladder_plan(args.preset, args.family, args.seed, args.players, args.hands, args.matches)
+    return [RunPlan(**plan) for plan in plans]
+
+
 STUDIES: dict[str, Study] = {
     study.name: study
     for study in (
@@ -274,6 +285,13 @@ STUDIES: dict[str, Study] = {
             "heuristic players): what leading (Kout Bo) or shedding (Bahraini) a joker is worth",
             _joker_forks_plan,
             families=("kout_bo", "kout_bh"),
+        ),
+        Study(
+            "ladder",
+            "the headline answers under a ladder of players (random, heuristic, "
+            "heuristic:bid_margin=0, ismcts), each with a verdict, and the duels that rate them",
+            _ladder_plan,
+            in_all=False,
         ),
     )
 }
@@ -323,8 +341,8 @@ def plan_study(name: str, args: StudyArgs) -> list[RunPlan]:
     return list(plans.values())
 
 
-MAX_SEED_OFFSET = 3
-"""The largest offset a study adds to its seed (``joker-lead``: +3)."""
+MAX_SEED_OFFSET = 4
+"""The largest offset a study adds to its seed (``ladder``: +4)."""
 
 
 def _positive(name: str, value: int | None) -> None:
@@ -409,7 +427,7 @@ def run_study(
     rules = kout_sim.get_rules(preset)
     check_seed(seed)
     # every run's seed (the study seed plus its offset) must be valid too, before any run starts
-    check_seed(seed + MAX_SEED_OFFSET, f"seed + {MAX_SEED_OFFSET} (the joker-lead study's seed)")
+    check_seed(seed + MAX_SEED_OFFSET, f"seed + {MAX_SEED_OFFSET} (the ladder study's seed)")
     _positive("hands", hands)
     _positive("matches", matches)
     args = StudyArgs(

@@ -595,6 +595,9 @@ def study(
       baloot-modes  Baloot only: Sun and Hokum beside unsourced human rates
       joker-lead    Kout only: joker decisions forked (kout-sim forks): what a joker lead
                     (Kout Bo) or shedding the joker (Bahraini) is worth
+      ladder        the headline answers under a ladder of players (random, heuristic,
+                    heuristic:bid_margin=0, ismcts; --players: one rung each) with a
+                    verdict each, and the duels that rate them (not in all)
       all           every study that applies to the preset
 
     The folder holds one run folder per simulation and study.json (the runs, their settings and
