@@ -225,12 +225,14 @@ def _rating_blocks(duels: list[Run], family: str) -> tuple[list[Any], dict[str, 
             text_col("command", "command"),
         ],
     )
-    top = shown.row(0, named=True)
-    order = " > ".join(shown["label"].to_list())
+    rated = ", ".join(
+        f"{r['label']} {num(r['rating'], 2, True)}"
+        + ("" if r["player"] == ANCHOR else f" ({num(r['low'], 2)}..{num(r['high'], 2)})")
+        for r in shown.iter_rows(named=True)
+    )
     finding = (
-        f"Ladder rating (Bradley-Terry from {len(duels)} duplicate duels): {order}; the strongest, "
-        f"{top['label']}, rates {num(top['rating'], 2, True)} ({num(top['low'], 2)}.."
-        f"{num(top['high'], 2)}) against {ANCHOR}."
+        f"Ladder rating (Bradley-Terry from {len(duels)} duplicate duels, logit scale, {ANCHOR} "
+        f"= 0), strongest first: {rated}."
     )
     return [table, duel_table], {"ratings": ratings.to_dicts()}, finding
 
@@ -310,6 +312,8 @@ def ladder_section(inp: ReportInput) -> Section | None:
             lambda row: f"How many hands a match to {row['target']} lasts",
             lambda r: f"{num(r['mean'], 1)} hands ({num(r['low'], 1)}..{num(r['high'], 1)})",
         )
+    if finding := _verdict_finding(sec):
+        sec.findings.append(finding)
     commands = [c for r in [*rung_runs, *duels] for c in _commands(r)]
     sec.blocks.append(Paragraph("Commands of the ladder's runs: " + "; ".join(commands) + "."))
     return sec
@@ -327,11 +331,15 @@ def _answer(
     cell: Callable[[dict[str, Any]], str],
     what: Callable[[dict[str, Any]], str],
     value: Callable[[dict[str, Any]], str],
+    comparable_only: bool = False,
 ) -> pl.DataFrame:
     """Add an answer's table (one row per key, one column per rung, the verdict) and one sentence
-    per key; returns the verdicts."""
+    per key (``comparable_only``: the table shows only the keys with a verdict other than "too
+    few"; the JSON keeps every verdict); returns the verdicts."""
     verdicts = judged(name, long, MIN_N)
     wide = _wide(long, verdicts, keys, rungs, cell)
+    if comparable_only and not wide.is_empty():
+        wide = wide.filter(pl.col("verdict") != TOO_FEW)
     if wide.is_empty():
         return verdicts
     key_cols = [text_col(k, k.replace("_", " ")) for k in keys]
@@ -359,7 +367,12 @@ def _answer(
         ]
     if sentences:
         sec.blocks.append(Paragraph(" ".join(sentences)))
-    sec.data[key] = {"verdicts": verdicts.to_dicts()}
+    up = [r["verdict_up"] for r in verdicts.to_dicts() if r["verdict_up"] != TOO_FEW]
+    sec.data[key] = {
+        "verdicts": verdicts.to_dicts(),
+        "from_heuristic_up": {v: up.count(v) for v in (HOLDS, SAME_SIGN, DEPENDS)},
+        "rungs": list(rungs),
+    }
     return verdicts
 
 
@@ -414,4 +427,31 @@ def _points(sec: Section, hands: dict[str, Any], rungs: list[str], family: str) 
         _mean_cell("mean", "low", "high", "n"),
         lambda row: f"What bidding {row['bid']} with strength {row['strength_bucket']} earns",
         lambda r: f"{num(r['mean'], 2, True)} points",
+        comparable_only=True,
     )
+
+
+ANSWER_NAMES = {
+    "ladder_contracts": "bid success by contract",
+    "ladder_contract_points": "net points by contract",
+    "ladder_points": "expected points by strength and bid",
+    "ladder_joker": "the joker lead's value by role",
+    "ladder_length": "hands per match by target",
+}
+
+
+def _verdict_finding(sec: Section) -> str | None:
+    """One sentence: per answer, how many of its rows hold from heuristic up."""
+    parts = []
+    for key, name in ANSWER_NAMES.items():
+        tally = sec.data.get(key, {}).get("from_heuristic_up")
+        if not tally or not sum(tally.values()):
+            continue
+        total = sum(tally.values())
+        parts.append(
+            f"{name} holds for {tally[HOLDS]} of {total} rows, has the same sign for "
+            f"{tally[SAME_SIGN]}, depends on the player for {tally[DEPENDS]}"
+        )
+    if not parts:
+        return None
+    return "Across the ladder's players from heuristic up (same deals): " + "; ".join(parts) + "."

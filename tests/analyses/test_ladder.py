@@ -1,6 +1,6 @@
 """The ladder of players: the verdict rule on constructed cases, the Bradley-Terry fit on simulated
 duels of known strengths, and the ladder tables recomputed the long way from the parquet files of
-two tiny rungs (random and heuristic, the same deals)."""
+three tiny rungs (random, heuristic and heuristic:bid_margin=0, the same deals)."""
 
 from __future__ import annotations
 
@@ -137,7 +137,7 @@ def rungs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             root / ladder.rung_slug(spec), "kout_bo_4", spec, hands=600, seed=21, matches=12,
             targets=(31,), workers=1,
         )
-        for spec in ("random", "heuristic")
+        for spec in ("random", "heuristic", "heuristic:bid_margin=0")
     }  # fmt: skip
 
 
@@ -154,7 +154,7 @@ def _rows(folder: Path, table: str) -> list[dict[str, Any]]:
 
 
 def test_rungs_share_their_deals(rungs: dict[str, Path]) -> None:
-    a, b = (pl.read_parquet(f / "hands" / "hands" / "*.parquet") for f in rungs.values())
+    a, b, _ = (pl.read_parquet(f / "hands" / "hands" / "*.parquet") for f in rungs.values())
     hand_cols = [c for c in a.columns if c.startswith("hand_") or c == "dealer"]
     assert hand_cols
     assert a.sort("hand").select(hand_cols).equals(b.sort("hand").select(hand_cols))
@@ -233,5 +233,13 @@ def test_section_labels_every_answer_with_its_players(
     assert "kout-sim forks refuses search players" in tables["ladder_joker"].caption
     assert "under heuristic" in text and "under random" in text
     assert sec.findings and "Bradley-Terry" in sec.findings[0]
+    # the verdict tally of the summary is that of the verdicts recomputed from the tables
+    hands = {s: ladder.rung_tables(f)["hands"] for s, f in rungs.items()}
+    free = ladder.contracts_by_rung(hands).filter(~pl.col("forced"))
+    up = ladder.judged("contracts", free)["verdict_up"].to_list()
+    tally = sec.data["ladder_contracts"]["from_heuristic_up"]
+    assert tally == {v: up.count(v) for v in (HOLDS, SAME_SIGN, DEPENDS)}
+    assert sec.findings[-1].startswith("Across the ladder's players from heuristic up")
+    assert TOO_FEW not in tables["ladder_points"].frame["verdict"].to_list()
     # without rung runs the section is left out
     assert ladder_section(ReportInput.from_runs([open_run(duel_folder)])) is None

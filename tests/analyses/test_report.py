@@ -17,7 +17,15 @@ import pytest
 from click.testing import CliRunner
 
 import kout_sim
-from analyses import baloot_modes, bid_success, joker_section, match_length, seats, studies
+from analyses import (
+    baloot_modes,
+    bid_success,
+    joker_section,
+    ladder_section,
+    match_length,
+    seats,
+    studies,
+)
 from analyses import report as rp
 from analyses.commands import shown_path, with_out
 from analyses.section import MIN_N, ReportInput, Section, Table, expand
@@ -408,6 +416,7 @@ def test_the_sections_are_an_explicit_list_each_beside_its_analysis() -> None:
         baloot_modes.baloot_modes_section,
         seats.seats_section,
         joker_section.joker_section,
+        ladder_section.ladder_section,
     ) == rp.SECTIONS
     assert [f.__module__ for f in rp.SECTIONS] == [
         "analyses.bid_success",
@@ -416,6 +425,7 @@ def test_the_sections_are_an_explicit_list_each_beside_its_analysis() -> None:
         "analyses.baloot_modes",
         "analyses.seats",
         "analyses.joker_section",
+        "analyses.ladder_section",
     ]
     assert isinstance(rp.SECTIONS, tuple)
 
