@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from kout_sim.commands import command_line
+from kout_sim.rules import get_rules
+from kout_sim.sim.batch import lineup_of
 
 from .ladder import (
     DEFAULT_LADDER_HANDS,
@@ -60,6 +62,9 @@ def ladder_plan(
     rungs = list(players or RUNGS)
     if len(set(rungs)) != len(rungs) or len(rungs) < 2:
         raise ValueError("the ladder needs at least two different rungs (--players, one a rung)")
+    rules = get_rules(preset)
+    for spec in rungs:  # a bad spec is refused before any run starts
+        lineup_of(rules, spec)
     seed += LADDER_SEED_OFFSET
     duel_n = matches or DEFAULT_DUEL_MATCHES
     hands = hands or DEFAULT_LADDER_HANDS

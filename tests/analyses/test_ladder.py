@@ -87,6 +87,13 @@ def test_plan_caps_the_search_rung_and_rates_every_rung() -> None:
     }
 
 
+def test_plan_refuses_bad_rungs_before_playing() -> None:
+    with pytest.raises(ValueError):
+        plan_study("ladder", StudyArgs("kout_bo_4", "kout_bo", players=("heuristic", "nonsense")))
+    with pytest.raises(ValueError, match="two different rungs"):
+        plan_study("ladder", StudyArgs("kout_bo_4", "kout_bo", players=("heuristic",)))
+
+
 # ------------------------------------------------------------------------------------- rating
 
 
