@@ -65,13 +65,14 @@ RULE_TEXT = (
 
 
 def verdict_text(v: str, v_up: str) -> str:
-    """A verdict (over every rung, and from the heuristic up) in words."""
+    """A verdict (over every rung, and from the heuristic up) in words. The players compared are
+    those with enough observations; a cell of a player left out says so."""
     if v == HOLDS:
-        return "holds across the ladder"
+        return "holds across the players compared"
     if v_up == HOLDS:
         return "holds from heuristic up (not under random)"
     if v == SAME_SIGN:
-        return "same sign under every player; the size depends on the player"
+        return "same sign under every player compared; the size depends on the player"
     if v_up == SAME_SIGN:
         return "same sign from heuristic up; the size depends on the player"
     if v == TOO_FEW:
@@ -98,7 +99,10 @@ def _wide(
             match = long.filter(
                 pl.all_horizontal([pl.col(k) == v[k] for k in keys]) & (pl.col("rung") == rung)
             )
-            row[f"r{i}"] = cell(match.row(0, named=True)) if len(match) else ""
+            text = cell(match.row(0, named=True)) if len(match) else ""
+            if text and rung not in v["rungs"]:
+                text += f" (not compared: under {MIN_N})"
+            row[f"r{i}"] = text
         row["verdict_text"] = verdict_text(v["verdict"], v["verdict_up"])
         rows.append(row)
     return pl.DataFrame(rows)
@@ -186,7 +190,13 @@ def _rating_blocks(duels: list[Run], family: str) -> tuple[list[Any], dict[str, 
                 lambda r: f"{num(r['rating'], 2, True)} ({num(r['low'], 2)}..{num(r['high'], 2)})",
             ),
             Column(f"game win rate against {ANCHOR}", lambda r: pct(r["vs_anchor"])),
-            Column("games won", lambda r: f"{num(r['wins'], 1, False)} of {count(r['games'])}"),
+            Column(
+                "games won",
+                lambda r: (
+                    f"{num(r['wins'], 0 if r['wins'] == int(r['wins']) else 1)} of "
+                    f"{count(r['games'])}"
+                ),
+            ),
             Column("opponents", lambda r: ", ".join(_label(o, family) for o in r["opponents"])),
             Column("note", lambda r: "bound: won all or none of a duel" if r["separated"] else ""),
         ],
@@ -226,8 +236,9 @@ def _rating_blocks(duels: list[Run], family: str) -> tuple[list[Any], dict[str, 
         ],
     )
     rated = ", ".join(
-        f"{r['label']} {num(r['rating'], 2, True)}"
-        + ("" if r["player"] == ANCHOR else f" ({num(r['low'], 2)}..{num(r['high'], 2)})")
+        f"{r['label']} 0 (the anchor)"
+        if r["player"] == ANCHOR
+        else f"{r['label']} {num(r['rating'], 2, True)} ({num(r['low'], 2)}..{num(r['high'], 2)})"
         for r in shown.iter_rows(named=True)
     )
     finding = (
@@ -281,6 +292,11 @@ def ladder_section(inp: ReportInput) -> Section | None:
     _points(sec, hands, rungs, fam)
     forks = {r: t["forks"] for r, t in tables.items() if t["forks"] is not None}
     if forks:
+        play = (
+            "leading a permitted joker"
+            if fam == "kout_bo"
+            else "playing the joker into a trick rather than the best other card"
+        )
         _answer(
             sec,
             "ladder_joker",
@@ -289,11 +305,11 @@ def ladder_section(inp: ReportInput) -> Section | None:
             ("role",),
             list(forks),
             fam,
-            "What leading a permitted joker is worth, in net points a hand, per role (paired "
-            "forks, intervals clustered by hand). Under the non-search players only: kout-sim "
-            "forks refuses search players.",
+            f"What {play} is worth, in net points a hand, per role (paired forks, intervals "
+            "clustered by hand). Under the non-search players only: kout-sim forks refuses search "
+            "players.",
             _mean_cell("diff", "low", "high", "n"),
-            lambda row: f"What leading a permitted joker is worth to the {row['role']}",
+            lambda row: f"What {play} is worth to the {row['role']}",
             lambda r: f"{num(r['diff'], 2, True)} points ({num(r['low'], 2)}..{num(r['high'], 2)})",
         )
     matches = {r: t["matches"] for r, t in tables.items() if t["matches"] is not None}
@@ -342,7 +358,10 @@ def _answer(
         wide = wide.filter(pl.col("verdict") != TOO_FEW)
     if wide.is_empty():
         return verdicts
-    key_cols = [text_col(k, k.replace("_", " ")) for k in keys]
+    # a key that is the same on every row (free bids: forced is False) is not shown
+    key_cols = [
+        text_col(k, k.replace("_", " ")) for k in keys if wide[k].n_unique() > 1 or k == keys[0]
+    ]
     sec.blocks.append(
         Table(
             key,

@@ -248,5 +248,13 @@ def test_section_labels_every_answer_with_its_players(
     assert tally == {v: up.count(v) for v in (HOLDS, SAME_SIGN, DEPENDS)}
     assert sec.findings[-1].startswith("Across the ladder's players from heuristic up")
     assert TOO_FEW not in tables["ladder_points"].frame["verdict"].to_list()
+    assert "forced" not in [c.label for c in tables["ladder_contracts"].columns]  # all free bids
+    # a player left out of a verdict (too few hands) is marked so in its cell
+    for row in tables["ladder_points"].frame.iter_rows(named=True):
+        for i, rung in enumerate(rungs):
+            if row[f"r{i}"]:
+                assert row[f"r{i}"].endswith("(not compared: under 30)") == (
+                    rung not in row["rungs"]
+                )
     # without rung runs the section is left out
     assert ladder_section(ReportInput.from_runs([open_run(duel_folder)])) is None
