@@ -253,6 +253,19 @@ def count_col(name: str, label: str) -> Column:
     return Column(label, lambda r: count(r[name]))
 
 
+def _search_text(spec: str, family: str) -> str:
+    """What a search rung searches (its ``calls`` parameter) and what its sampler ignores."""
+    searched = (
+        "the calls and the card play"
+        if "calls=1" in spec.replace(" ", "")
+        else ("the card play and bids with the heuristic (calls=0)")
+    )
+    return (
+        f"{_label(spec, family)} searches {searched}; its deals of the hidden cards ignore the "
+        "auction (a seat that bid 7 is dealt an average hand)."
+    )
+
+
 def ladder_section(inp: ReportInput) -> Section | None:
     """The ladder section: the rating of the rungs, then each headline answer per rung with its
     verdict (bid success by contract, net points by contract, expected points by strength and bid,
@@ -272,12 +285,7 @@ def ladder_section(inp: ReportInput) -> Section | None:
         Paragraph(
             f"The same questions answered under each player of the ladder ({_players_of(rungs, fam)}),"
             f" each player in every seat, on the same deals: {sizes}. "
-            + " ".join(
-                f"{_label(r, fam)} searches the card play and bids with the heuristic (its default "
-                "calls=0)."
-                for r in rungs
-                if is_search(r)
-            )
+            + " ".join(_search_text(r, fam) for r in rungs if is_search(r))
         )
     )
     if duels:

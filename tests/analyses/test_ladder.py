@@ -14,7 +14,7 @@ import pytest
 
 from analyses import ladder, ladder_rating
 from analyses.ladder import DEPENDS, HOLDS, SAME_SIGN, TOO_FEW, verdict, verdict_of
-from analyses.ladder_section import ladder_section, verdict_text
+from analyses.ladder_section import _search_text, ladder_section, verdict_text
 from analyses.section import ReportInput, open_run
 from analyses.studies import StudyArgs, plan_study
 
@@ -70,6 +70,8 @@ def test_rung_slug_and_search() -> None:
     assert ladder.rung_slug("heuristic:bid_margin=0") == "heuristic-bid_margin0"
     assert ladder.rung_slug("random") == "random"
     assert ladder.is_search("ismcts:iterations=200") and not ladder.is_search("heuristic")
+    assert "bids with the heuristic" in _search_text("ismcts:iterations=200", "kout_bo")
+    assert "searches the calls" in _search_text("ismcts:iterations=9,calls=1", "kout_bo")
 
 
 def test_plan_caps_the_search_rung_and_rates_every_rung() -> None:
