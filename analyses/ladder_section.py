@@ -338,8 +338,15 @@ def ladder_section(inp: ReportInput) -> Section | None:
         )
     if finding := _verdict_finding(sec):
         sec.findings.append(finding)
-    commands = [c for r in [*rung_runs, *duels] for c in _commands(r)]
-    sec.blocks.append(Paragraph("Commands of the ladder's runs: " + "; ".join(commands) + "."))
+    commands = [{"run": r.shown, "command": c} for r in [*rung_runs, *duels] for c in _commands(r)]
+    sec.blocks.append(
+        Table(
+            "ladder_commands",
+            "The commands that play each run of the ladder again.",
+            pl.DataFrame(commands),
+            [text_col("command", "command")],
+        )
+    )
     return sec
 
 
@@ -388,7 +395,7 @@ def _answer(
         depends = [s for s, r in zip(sentences, judged_rows) if r["verdict_up"] == DEPENDS]
         sentences = [
             f"Of the {len(judged_rows)} rows compared: "
-            + ", ".join(f"{n} {t}" for t, n in tally.items())
+            + "; ".join(f"{t}: {n}" for t, n in tally.items())
             + ".",
             *depends[:MAX_SENTENCES],
         ]

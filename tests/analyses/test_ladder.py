@@ -233,6 +233,9 @@ def test_section_labels_every_answer_with_its_players(
     assert sec is not None and sec.title == "The ladder of players"
     tables = sec.tables()
     assert list(tables)[:2] == ["ladder_rating", "ladder_duels"]
+    commands = tables["ladder_commands"].frame["command"].to_list()
+    assert len(commands) == 3 * 3 + 1  # per rung: hands, forks, one target; the duel
+    assert all(c.startswith("kout-sim ") and "--out" in c for c in commands)
     for key in ("ladder_contracts", "ladder_contract_points", "ladder_joker", "ladder_length"):
         table = tables[key]
         labels = [c.label for c in table.columns]
