@@ -28,7 +28,15 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import baloot_modes, bid_forks, bid_success, joker_section, match_length, seats
+from . import (
+    baloot_modes,
+    bid_forks,
+    bid_success,
+    joker_section,
+    ladder_section,
+    match_length,
+    seats,
+)
 from .commands import report_command
 from .render import render_html
 from .section import Report, ReportInput, Section, SectionFn, expand
@@ -40,6 +48,7 @@ SECTIONS: tuple[SectionFn, ...] = (
     baloot_modes.baloot_modes_section,
     seats.seats_section,
     joker_section.joker_section,
+    ladder_section.ladder_section,
 )
 """The report's sections, in the order the report shows them."""
 

@@ -24,10 +24,15 @@ Built-in studies (:data:`STUDIES`):
   lead).
 - ``bid-forks``: Kout presets; the first free bid decision of independent heuristic hands played on
   once per legal call (``kout-sim forks --kind bid``, default 200,000 hands): the paired bid guide.
+- ``ladder``: the headline answers under a ladder of players (random, heuristic, a differently
+  tuned heuristic, ISMCTS; ``--players`` gives other rungs, one spec each), and the duels that
+  rate them (:mod:`analyses.ladder`, :mod:`analyses.ladder_rating`). Not part of ``all`` (the
+  search rung is slow).
 - ``all``: every study that applies to the preset; identical runs are played once.
 
 Every run of a study uses the study seed plus a fixed offset per study (``bids`` and
-``baloot-modes`` +0, ``seats`` +1, ``match-length`` +2, ``joker-lead`` +3, ``bid-forks`` +4; the targets of the sweep share theirs, so
+``baloot-modes`` +0, ``seats`` +1, ``match-length`` +2, ``joker-lead`` +3, ``ladder`` +4,
+``bid-forks`` +5; the targets of the sweep share theirs, so
 match ``m`` starts from the same deal at every target), so a study folder is reproduced exactly
 by its command.
 
@@ -249,7 +254,7 @@ def _joker_forks_plan(args: StudyArgs) -> list[RunPlan]:
 def _bid_forks_plan(args: StudyArgs) -> list[RunPlan]:
     hands = args.hands or DEFAULT_BID_FORK_HANDS
     players = list(args.players or HEURISTIC)
-    seed = args.seed + 4
+    seed = args.seed + 5
 
     def runner(folder: Path, workers: int | None) -> object:
         from kout_sim.sim.bid_fork import write_bid_forks
@@ -268,6 +273,13 @@ def _bid_forks_plan(args: StudyArgs) -> list[RunPlan]:
         )
 
     return [RunPlan("bid-forks", BID_FORKS_KIND, runner=runner, command=command)]
+
+
+def _ladder_plan(args: StudyArgs) -> list[RunPlan]:
+    from .ladder_study import ladder_plan
+
+    plans = ladder_plan(args.preset, args.family, args.seed, args.players, args.hands, args.matches)
+    return [RunPlan(**plan) for plan in plans]
 
 
 STUDIES: dict[str, Study] = {
@@ -311,6 +323,13 @@ STUDIES: dict[str, Study] = {
             f"(default {DEFAULT_BID_FORK_HANDS:,} hands, heuristic players): the paired bid guide",
             _bid_forks_plan,
             families=("kout_bo", "kout_bh"),
+        ),
+        Study(
+            "ladder",
+            "the headline answers under a ladder of players (random, heuristic, "
+            "heuristic:bid_margin=0, ismcts), each with a verdict, and the duels that rate them",
+            _ladder_plan,
+            in_all=False,
         ),
     )
 }
@@ -360,8 +379,8 @@ def plan_study(name: str, args: StudyArgs) -> list[RunPlan]:
     return list(plans.values())
 
 
-MAX_SEED_OFFSET = 3
-"""The largest offset a study adds to its seed (``joker-lead``: +3)."""
+MAX_SEED_OFFSET = 5
+"""The largest offset a study adds to its seed (``ladder``: +4)."""
 
 
 def _positive(name: str, value: int | None) -> None:
@@ -446,7 +465,7 @@ def run_study(
     rules = kout_sim.get_rules(preset)
     check_seed(seed)
     # every run's seed (the study seed plus its offset) must be valid too, before any run starts
-    check_seed(seed + MAX_SEED_OFFSET, f"seed + {MAX_SEED_OFFSET} (the joker-lead study's seed)")
+    check_seed(seed + MAX_SEED_OFFSET, f"seed + {MAX_SEED_OFFSET} (the bid-forks study's seed)")
     _positive("hands", hands)
     _positive("matches", matches)
     args = StudyArgs(

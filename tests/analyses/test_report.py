@@ -22,6 +22,7 @@ from analyses import (
     bid_forks,
     bid_success,
     joker_section,
+    ladder_section,
     match_length,
     seats,
     studies,
@@ -427,6 +428,7 @@ def test_the_sections_are_an_explicit_list_each_beside_its_analysis() -> None:
         baloot_modes.baloot_modes_section,
         seats.seats_section,
         joker_section.joker_section,
+        ladder_section.ladder_section,
     ) == rp.SECTIONS
     assert [f.__module__ for f in rp.SECTIONS] == [
         "analyses.bid_success",
@@ -435,6 +437,7 @@ def test_the_sections_are_an_explicit_list_each_beside_its_analysis() -> None:
         "analyses.baloot_modes",
         "analyses.seats",
         "analyses.joker_section",
+        "analyses.ladder_section",
     ]
     assert isinstance(rp.SECTIONS, tuple)
 

@@ -83,7 +83,7 @@ def test_simulate_hands_mode(tmp_path: Path) -> None:
         ),
         (["forks", "--hands", "1e11", "--out", "never-made"], "hands must be at most"),
         (["forks", "--seed", "-1", "--out", "never-made"], "seed must be a non-negative"),
-        (["study", "bids", "--preset", "kout_bo_4", "--seed", str(2**63 - 2)], "seed + 3"),
+        (["study", "bids", "--preset", "kout_bo_4", "--seed", str(2**63 - 2)], "seed + 5"),
         (["study", "bids", "--preset", "kout_bo_4", "--hands", "1e12"], "hands must be at most"),
         (["bench", "--hands", "1e9"], "hands must be an integer in 1..20,000,000"),
         # every integer option is bounded: no traceback, no wrapped column, no endless match
