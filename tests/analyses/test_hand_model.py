@@ -207,3 +207,42 @@ def test_an_unknown_outcome_is_refused() -> None:
     df, _ = _simulated(100, 1)
     with pytest.raises(ValueError, match="unknown outcome"):
         HM.fit(df, "tricks", ["jokers"])
+
+
+def test_the_report_section_is_built_on_the_bid_forks(bid_run: Path, kout_run: Path) -> None:
+    """With a bid fork run the report holds the hand model's section, its tables those of the
+    module's functions; without one it is left out."""
+    from analyses.hand_model_section import SEED, SHARE
+    from analyses.report import build_report
+    from analyses.section import ReportInput, expand
+
+    runs, studies = expand([bid_run, kout_run])
+    report = build_report(ReportInput.from_runs(runs, studies))
+    section = next(s for s in report.sections if s.key == "hand_model")
+    first = load(bid_run)["bid_forks"].filter(pl.col("decision") == 0).collect()
+    tables = section.tables()
+    expected = HM.validation(first, SHARE, SEED)
+    shown = tables["validation"].frame
+    assert shown["call"].to_list() == expected["call"].to_list()
+    assert shown["auc_model"].to_list() == pytest.approx(expected["auc_model"].to_list())
+    assert shown["auc_strength"].to_list() == pytest.approx(expected["auc_strength"].to_list())
+    ratios = HM.worth(first).filter(pl.col("call") != "pass")
+    assert tables["worth_in_trumps"].frame["ratio"].to_list() == pytest.approx(
+        ratios["ratio"].to_list()
+    )
+    assert any(f.startswith("For a bid of ") and "in trumps" in f for f in section.findings)
+    text = " ".join(b.text for b in section.blocks if hasattr(b, "text"))
+    assert "held out" in text and "same hands" in text
+    alone = build_report(ReportInput.from_runs(expand([kout_run])[0]))
+    assert all(s.key != "hand_model" for s in alone.sections)
+
+
+def test_misweighted_reads_the_intervals_against_the_strength_weights() -> None:
+    from analyses.hand_model_section import misweighted
+
+    by = {
+        "jokers": {"low": 2.1, "high": 2.5},
+        "trump_honours": {"low": 0.6, "high": 0.7},
+        "side_aces": {"low": -0.1, "high": 0.2},
+    }
+    assert misweighted(by) == (["jokers"], ["trump_honours"])
