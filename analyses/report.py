@@ -32,6 +32,7 @@ from . import (
     baloot_modes,
     bid_forks,
     bid_success,
+    hand_model_section,
     joker_section,
     ladder_section,
     match_length,
@@ -44,6 +45,7 @@ from .section import Report, ReportInput, Section, SectionFn, expand
 SECTIONS: tuple[SectionFn, ...] = (
     bid_success.bid_success_section,
     bid_forks.bid_guide_section,
+    hand_model_section.hand_model_section,
     match_length.match_length_section,
     baloot_modes.baloot_modes_section,
     seats.seats_section,

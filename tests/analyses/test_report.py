@@ -21,6 +21,7 @@ from analyses import (
     baloot_modes,
     bid_forks,
     bid_success,
+    hand_model_section,
     joker_section,
     ladder_section,
     match_length,
@@ -424,6 +425,7 @@ def test_the_sections_are_an_explicit_list_each_beside_its_analysis() -> None:
     assert (
         bid_success.bid_success_section,
         bid_forks.bid_guide_section,  # the paired guide, or bid_success's without bid forks
+        hand_model_section.hand_model_section,  # only with a bid fork run
         match_length.match_length_section,
         baloot_modes.baloot_modes_section,
         seats.seats_section,
@@ -433,6 +435,7 @@ def test_the_sections_are_an_explicit_list_each_beside_its_analysis() -> None:
     assert [f.__module__ for f in rp.SECTIONS] == [
         "analyses.bid_success",
         "analyses.bid_forks",
+        "analyses.hand_model_section",
         "analyses.match_length",
         "analyses.baloot_modes",
         "analyses.seats",
