@@ -60,6 +60,7 @@ from ._common import (
     with_wilson,
 )
 from .section import (
+    ADVICE_PRIORITY,
     MIN_N,
     Column,
     Paragraph,
@@ -73,6 +74,7 @@ from .section import (
     num,
     pct,
     pct_ci,
+    players_text,
     rate_cols,
     rate_text,
     runs_text,
@@ -748,7 +750,7 @@ def bid_guide_section(inp: ReportInput) -> Section | None:
     source = inp.bid_hands()
     if source is None:
         return None
-    hands, _ = source
+    hands, runs = source
     ev = expected_points(hands)
     if ev.is_empty():
         return None
@@ -838,11 +840,13 @@ def bid_guide_section(inp: ReportInput) -> Section | None:
                 + ")"
             )
         verb = "buy" if inp.family == "baloot" else "bid"
-        sec.findings.append(
+        sec.advise(
             f"With a hand of {r['strength']}, {verb} {r['best_bid']}: it is made "
             f"{pct(r['made_rate'])} of the time (95% CI {pct_ci(r['made_low'], r['made_high'])}, "
             f"n={count(r['made_n'])}) and yields {num(r['mean'], 2, True)} points per hand "
-            f"({num(r['low'])}..{num(r['high'])}), {compare}."
+            f"({num(r['low'])}..{num(r['high'])}), {compare}.",
+            players_text(runs, inp.family),
+            priority=ADVICE_PRIORITY["bid_guide"],
         )
     ranges_frame = pl.DataFrame(range_rows) if range_rows else pl.DataFrame()
     if range_rows:

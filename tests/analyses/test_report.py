@@ -4,6 +4,7 @@ checked to be self-contained. Studies: a tiny ``all`` study expands to its runs.
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import re
@@ -29,7 +30,17 @@ from analyses import (
 )
 from analyses import report as rp
 from analyses.commands import shown_path, with_out
-from analyses.section import MIN_N, ReportInput, Section, Table, expand
+from analyses.render import METHOD_TITLE
+from analyses.section import (
+    MIN_N,
+    SUMMARY_MAX,
+    Paragraph,
+    Report,
+    ReportInput,
+    Section,
+    Table,
+    expand,
+)
 from kout_sim.cli import main
 
 Z = 1.96
@@ -190,8 +201,10 @@ def test_seats_recomputed(
         r for r in rows(data, "seats", "first_dealer_wins") if r["first_dealer_team"] == "any"
     )
     assert len(m) == 150 and (overall["k"], overall["n"]) == (won, 150)
-    # the match-length sweep (different teams) is not read as a seat study
-    assert "first dealer" in " ".join(data["summary"])
+    # the match-length sweep (different teams) is not read as a seat study; the first deal's
+    # advantage is a fact of the rules, not advice: it goes to the method section
+    assert "first dealer" in " ".join(m["text"] for m in data["method"])
+    assert "first dealer" not in " ".join(data["summary"])
 
 
 def test_match_length_recomputed(
@@ -321,7 +334,7 @@ def test_other_runs_are_passed_through_to_new_sections(kout_run: Path, tmp_path:
     assert [r.kind for r in report.inp.other_runs] == ["fork"]
     data = blob((tmp_path / "r.html").read_text())
     assert data["sections"]["fork"]["tables"]["t"]["rows"] == [{"total": 6}]
-    assert "sum 6" in data["summary"]
+    assert {"section": "fork", "text": "sum 6"} in data["method"]  # not advice: not summed up
 
 
 def test_paths_are_shown_relative_never_absolute(
@@ -408,6 +421,20 @@ def test_study_folder_expands_to_its_runs(tmp_path: Path) -> None:
     }
     guide = next(s for s in report.sections if s.key == "bid_guide")
     assert guide.title == "Bid guide: every call tried on the same hands"  # the paired guide
+    # the summary is advice only; the pairing gains of both kinds of forks are method items
+    check_summary(data)
+    method = [m["text"] for m in data["method"]]
+    assert any(m.startswith("Pairing:") for m in method)  # the bid forks'
+    assert any(m.startswith("Pairing (net)") for m in method)  # the joker forks'
+    assert not any("Pairing" in s or "narrower" in s for s in data["summary"])
+    page = (folder / "report.html").read_text()
+    assert page.index('id="method"') > page.index('id="joker"')
+    assert all(html.escape(m, quote=True) in page for m in method)
+    # the joker's advice comes from a study with two line-ups: it says whether it holds
+    for item in data["summary_items"]:
+        if item["section"] == "joker" and "contract 9" not in item["text"]:
+            assert "heuristic:bid_margin=0" in item["holds"], item
+            assert re.search(r"(holds|reverses|not separated from 0|too few forks)", item["holds"])
 
 
 def test_hand_runs_of_different_players_are_not_pooled(kout_run: Path, tmp_path: Path) -> None:
@@ -476,3 +503,69 @@ def same_row(shown: dict[str, Any], computed: dict[str, Any]) -> bool:
         shown[k] == pytest.approx(v, rel=1e-12) if isinstance(v, float) else shown[k] == v
         for k, v in computed.items()
     )
+
+
+def check_summary(data: dict[str, Any]) -> None:
+    """The summary of a report's JSON: at most SUMMARY_MAX sentences, each a piece of advice
+    with a number and the players it comes from; every finding of every section is in the summary
+    or in the method section, once."""
+    summary, items = data["summary"], data["summary_items"]
+    assert 0 < len(summary) <= SUMMARY_MAX and len(items) == len(summary)
+    for sentence, item in zip(summary, items):
+        assert sentence.startswith(item["text"]) and f"players: {item['players']}" in sentence
+        assert item["players"] and re.search(r"\d", item["text"])
+        advice = [a["text"] for a in data["sections"][item["section"]]["advice"]]
+        assert item["text"] in advice
+    shown = [(i["section"], i["text"]) for i in items]
+    method = [(m["section"], m["text"]) for m in data["method"]]
+    assert not set(shown) & set(method)
+    every = [(k, f) for k, sec in data["sections"].items() for f in sec["findings"]]
+    assert sorted(shown + method) == sorted(every)
+
+
+def test_the_summary_is_advice_with_players_and_the_method_has_its_own_section(
+    kout_report: tuple[str, dict[str, Any], Path],
+) -> None:
+    text, data, _ = kout_report
+    check_summary(data)
+    # the small report's advice: the bid guide first, then the match length
+    sections = [i["section"] for i in data["summary_items"]]
+    assert sections == sorted(sections, key=["bid_guide", "match_length"].index)
+    assert all(i["players"] == "heuristic" for i in data["summary_items"][:-1])
+    assert "Free bids are made" in " ".join(m["text"] for m in data["method"])
+    # the page: the summary list, then the sections, then the method section before the runs
+    assert text.count('<ul class="summary">') == 1
+    summary_html = text.split('<ul class="summary">')[1].split("</ul>")[0]
+    assert summary_html.count("<li>") == len(data["summary"])
+    assert f'<h2 id="method">{METHOD_TITLE}</h2>' in text
+    assert text.index('id="seats"') < text.index('id="method"') < text.index('id="runs"')
+    method_html = text.split('<h2 id="method">')[1].split('<h2 id="runs">')[0]
+    for m in data["method"]:
+        assert html.escape(m["text"], quote=True) in method_html
+    # nothing else is lost: every table of every section is on the page and in the JSON
+    for key, sec in data["sections"].items():
+        for table in sec["tables"]:
+            assert f'<table id="{table}">' in text, (key, table)
+
+
+def test_the_summary_keeps_the_advice_of_highest_priority(kout_run: Path) -> None:
+    """Ten advice items of three priorities: the summary keeps the eight of highest priority in
+    the report's order, the method section the rest and every other finding."""
+    inp = ReportInput.from_runs(expand([kout_run])[0])
+    one, two = Section("one", "One"), Section("two", "Two")
+    one.findings.append("method of one")
+    for i in range(5):
+        one.advise(f"one {i}: 1%", "heuristic", priority=i % 3)
+        two.advise(f"two {i}: 2%", "random", "holds under heuristic", priority=2 - i % 3)
+    two.blocks.append(Paragraph("body"))
+    report = Report(inp, [one, two])
+    kept = [a.text for _, a in report.summary()]
+    priorities = {a.text: a.priority for s in (one, two) for a in s.advice}
+    assert len(kept) == SUMMARY_MAX
+    left = [t for t in priorities if t not in kept]
+    assert min(priorities[t] for t in kept) >= max(priorities[t] for t in left)
+    assert kept == [t for t in priorities if t in kept]  # the report's order
+    assert [f for _, f in report.method()] == ["method of one", *left]
+    labels = {a.text: a.label for _, a in report.summary()}
+    assert labels["two 0: 2%"] == "players: random; holds under heuristic"
+    assert labels["one 2: 1%"].startswith("players: heuristic; not checked under other players")
