@@ -127,16 +127,23 @@ CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1100px;margin:2em auto;
 padding:0 1em;color:#222;line-height:1.45}
 h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
+h1,h2,h3,p,li,caption,figcaption,summary,code,pre{overflow-wrap:anywhere}
+.scroll{max-width:100%;overflow-x:auto}
 table{border-collapse:collapse;margin:.6em 0 1.4em;font-size:.85em}
-th,td{border:1px solid #ddd;padding:.25em .55em;text-align:right;vertical-align:top}
+th,td{border:1px solid #ddd;padding:.25em .55em;text-align:right;vertical-align:top;
+overflow-wrap:break-word}
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
 caption{caption-side:top;text-align:left;font-size:.95em;color:#444;padding:.3em 0}
-.summary li{margin:.35em 0}.players{color:#555;font-size:.9em}.method li{margin:.3em 0}
-img{max-width:100%}figure{margin:1em 0}
+.summary li{margin:.45em 0}.players{color:#555;font-size:.9em}.method li{margin:.3em 0}
+img{max-width:100%;height:auto}figure{margin:1em 0}
 figcaption{font-size:.85em;color:#555}code,pre{background:#f6f6f6;font-size:.85em}
 pre{padding:.6em;overflow-x:auto;white-space:pre-wrap}
 details summary{cursor:pointer;color:#444}
 """
+"""The page's style. Nothing runs off a 1280 px page: long tokens (player specs, folders,
+commands) wrap anywhere, every table sits in a ``.scroll`` box that scrolls sideways when it is
+wider than the text, figures shrink to the text width, and no width is fixed beyond the text's
+1100 px."""
 
 
 def _esc(text: Any) -> str:
@@ -151,8 +158,8 @@ def _table_html(t: Table) -> str:
             "<tr>" + "".join(f"<td>{_esc(c.render(row))}</td>" for c in t.columns) + "</tr>"
         )
     return (
-        f'<table id="{_esc(t.key)}"><caption>{_esc(t.caption)}</caption>'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        f'<div class="scroll"><table id="{_esc(t.key)}"><caption>{_esc(t.caption)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
     )
 
 
@@ -232,7 +239,7 @@ def render_html(report: Report) -> str:
         options = ", ".join(f"{k}={v}" for k, v in sorted(meta["options"].items()))
         players = " / ".join(dict.fromkeys(meta["players_short"]))
         parts.append(
-            f"<h3>{_esc(meta['folder'])}</h3><table><tbody>"
+            f'<h3>{_esc(meta["folder"])}</h3><div class="scroll"><table><tbody>'
             + "".join(
                 f"<tr><th>{_esc(k)}</th><td>{_esc(v)}</td></tr>"
                 for k, v in (
@@ -248,7 +255,7 @@ def render_html(report: Report) -> str:
                     ("seconds", meta["seconds"]),
                 )
             )
-            + "</tbody></table>"
+            + "</tbody></table></div>"
         )
         if meta["command"]:
             parts.append(f"<pre>{_esc(meta['command'])}</pre>")

@@ -9,6 +9,9 @@ import json
 import math
 import re
 import shlex
+import shutil
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +33,11 @@ from analyses import (
 )
 from analyses import report as rp
 from analyses.commands import shown_path, with_out
-from analyses.render import METHOD_TITLE
+from analyses.render import CSS, METHOD_TITLE, render_html
 from analyses.section import (
     MIN_N,
     SUMMARY_MAX,
+    Column,
     Paragraph,
     Report,
     ReportInput,
@@ -569,3 +573,103 @@ def test_the_summary_keeps_the_advice_of_highest_priority(kout_run: Path) -> Non
     labels = {a.text: a.label for _, a in report.summary()}
     assert labels["two 0: 2%"] == "players: random; holds under heuristic"
     assert labels["one 2: 1%"].startswith("players: heuristic; not checked under other players")
+
+
+# ------------------------------------------------------------------------ layout at 1280 px
+
+LONG = "heuristic:" + ",".join(f"parameter_{i}={i / 7:.6f}" for i in range(40))
+"""A player spec of one 800-character token (no space to break it at)."""
+
+
+def _cell(column: str) -> Callable[[dict[str, Any]], str]:
+    return lambda row: str(row[column])
+
+
+def _long_report(kout_run: Path, out: Path) -> Path:
+    """The report of ``kout_run`` with a section whose paragraph, table cell, advice and finding
+    carry :data:`LONG`, and a report command as long: the worst case for the page's width."""
+
+    def long_section(inp: ReportInput) -> Section:
+        sec = Section("long", "Long tokens")
+        sec.advise(f"With {LONG}, bid 7: made 81% of the time.", LONG)
+        sec.findings.append(f"Method of {LONG}.")
+        sec.blocks.append(Paragraph(f"Players {LONG}."))
+        frame = pl.DataFrame({"spec": [LONG], **{f"column {i}": [i] for i in range(30)}})
+        cols = [Column(c, _cell(c)) for c in frame.columns]
+        sec.blocks.append(Table("wide", f"A wide table of {LONG}", frame, cols))
+        return sec
+
+    report = rp.build_report(
+        ReportInput.from_runs(expand([kout_run])[0]),
+        f"kout-sim report --run {LONG} --out x.html",
+        (*rp.SECTIONS, long_section),
+    )
+    out.write_text(render_html(report))
+    return out
+
+
+def test_the_css_keeps_the_page_within_1280_px(kout_run: Path, tmp_path: Path) -> None:
+    """Without a browser: long tokens wrap anywhere in text, every table is inside a box that
+    scrolls sideways, figures shrink to the text, and no width in the CSS exceeds 1280 px."""
+    css = {sel.strip(): body for sel, body in re.findall(r"([^{}]+)\{([^{}]*)\}", CSS)}
+    wrapping = next(sel for sel, body in css.items() if "overflow-wrap:anywhere" in body)
+    assert {"p", "li", "pre", "code", "h3", "caption"} <= set(wrapping.split(","))
+    assert "overflow-x:auto" in css[".scroll"] and "max-width:100%" in css["img"]
+    widths = [int(w) for w in re.findall(r"(\d+)px", CSS)]
+    assert widths and max(widths) <= 1280
+    text = _long_report(kout_run, tmp_path / "long.html").read_text()
+    body = text.split("</style>")[1]
+    assert body.count("<table") == body.count('<div class="scroll"><table') > 0
+    assert "style=" not in body and "width=" not in body
+
+
+def _chromium() -> str | None:
+    return next((c for c in ("chromium", "chromium-browser") if shutil.which(c)), None)
+
+
+PROBE = """<script>
+window.addEventListener('load', () => {
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
+  const width = document.documentElement.clientWidth, out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const box = el.getBoundingClientRect();
+    if (box.right > width + 0.5 && !el.closest('.scroll')) out.push(el.tagName + ' ' + box.right);
+  }
+  out.push('page ' + document.documentElement.scrollWidth + ' of ' + width);
+  const p = document.createElement('pre'); p.id = 'probe'; p.textContent = out.join('\\n');
+  document.body.appendChild(p);
+});
+</script>"""
+
+
+@pytest.mark.skipif(_chromium() is None, reason="no headless Chromium on this machine")
+def test_nothing_overflows_at_1280_px_in_a_headless_browser(kout_run: Path, tmp_path: Path) -> None:
+    """Headless Chromium lays the worst-case page out at 1280 px (every <details> opened): no
+    element outside a scrolling table box reaches past the window, and the page does not scroll
+    sideways. Skipped where Chromium is absent (it is not a requirement of the project)."""
+    page = _long_report(kout_run, tmp_path / "long.html")
+    page.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
+    chromium = _chromium()
+    assert chromium
+    args = ["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"]
+    dom = subprocess.run(
+        [chromium, *args, "--virtual-time-budget=5000", "--dump-dom", page.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
+    assert found, "the probe did not run"
+    lines = html.unescape(found.group(1)).splitlines()
+    page_width, window = (int(float(x)) for x in lines[-1].split()[1::2])
+    assert window > 1200 and page_width <= window, lines[-1]
+    assert lines[:-1] == [], lines[:10]
+    shot = tmp_path / "long.png"
+    subprocess.run(
+        [chromium, *args, f"--screenshot={shot}", page.as_uri()],
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
