@@ -42,6 +42,7 @@ from kout_sim.engine.layout import BALOOT_CALL_NAMES
 from . import bid_success
 from ._common import Z95, Frame, collect, instant_hand
 from .section import (
+    ADVICE_PRIORITY,
     MIN_N,
     Column,
     Paragraph,
@@ -495,26 +496,28 @@ def paired_guide_section(inp: ReportInput) -> Section | None:
             if r["best_call"] == "pass"
             else f"made {pct(r['made_rate'])} of the time"
         )
-        sec.findings.append(
+        sec.advise(
             f"With a hand of {r['strength']}, {call}: {num(r['mean'], 2, True)} points per hand "
             f"({num(r['low'])}..{num(r['high'])}), {made}, over "
             f"{count(r['n'])} hands; on the same hands it beats the next best call "
             f"({r['runner_up']}) by {num(r['diff'], 2, True)} ({num(r['diff_low'])}.."
             f"{num(r['diff_high'])}), {tail}."
             if r["runner_up"] is not None
-            else f"With a hand of {r['strength']}, {call} (the only call with enough hands)."
+            else f"With a hand of {r['strength']}, {call} (the only call with enough hands).",
+            players,
+            priority=ADVICE_PRIORITY["bid_guide"],
         )
     if not gain.is_empty():
         g = gain.row(0, named=True)
         sec.data["pairing_gain"] = g
-        sec.blocks.append(
-            Paragraph(
-                "Pairing: on these forks the 95% interval of the difference between two calls is "
-                f"{num(g['median_ratio'], 2)} times narrower (median over {g['pairs']} pairs of "
-                f"calls; {num(g['min_ratio'], 2)} to {num(g['max_ratio'], 2)}) than the interval "
-                "two independent samples of as many hands per call would give."
-            )
+        pairing = (
+            "Pairing: on these forks the 95% interval of the difference between two calls is "
+            f"{num(g['median_ratio'], 2)} times narrower (median over {g['pairs']} pairs of "
+            f"calls; {num(g['min_ratio'], 2)} to {num(g['max_ratio'], 2)}) than the interval "
+            "two independent samples of as many hands per call would give."
         )
+        sec.blocks.append(Paragraph(pairing))
+        sec.findings.append(pairing)
     shown = (
         ranges.select(
             "strength",

@@ -60,6 +60,7 @@ from ._common import (
     with_wilson,
 )
 from .section import (
+    ADVICE_PRIORITY,
     MIN_N,
     Column,
     Paragraph,
@@ -73,6 +74,7 @@ from .section import (
     num,
     pct,
     pct_ci,
+    players_text,
     rate_cols,
     rate_text,
     runs_text,
@@ -748,7 +750,7 @@ def bid_guide_section(inp: ReportInput) -> Section | None:
     source = inp.bid_hands()
     if source is None:
         return None
-    hands, _ = source
+    hands, runs = source
     ev = expected_points(hands)
     if ev.is_empty():
         return None
@@ -826,23 +828,27 @@ def bid_guide_section(inp: ReportInput) -> Section | None:
             "level with every hand of the strength would earn; a rarely chosen bid's edge may come "
             "from hands the strength measure does not see."
         )
+    verb = "buy" if inp.family == "baloot" else "bid"
     for r in range_rows:
         if r["runner_up"] is None:
-            compare = f"the only bid with at least {MIN_N} such hands"
+            compare = f"the only {verb} with at least {MIN_N} such hands"
+        elif r["separated"]:
+            compare = (
+                f"clearly ahead of the next best, {r['runner_up']} "
+                f"({num(r['runner_up_mean'], 2, True)})"
+            )
         else:
             compare = (
-                f"more than any other bid (next: {r['runner_up']}, "
-                f"{num(r['runner_up_mean'], 2, True)} ({num(r['runner_up_low'])}.."
-                f"{num(r['runner_up_high'])}, n={count(r['runner_up_n'])})"
-                + ("" if r["separated"] else "; the two intervals overlap")
-                + ")"
+                f"not clearly ahead of {r['runner_up']} ({num(r['runner_up_mean'], 2, True)}): "
+                "the intervals overlap"
             )
-        verb = "buy" if inp.family == "baloot" else "bid"
-        sec.findings.append(
-            f"With a hand of {r['strength']}, {verb} {r['best_bid']}: it is made "
-            f"{pct(r['made_rate'])} of the time (95% CI {pct_ci(r['made_low'], r['made_high'])}, "
-            f"n={count(r['made_n'])}) and yields {num(r['mean'], 2, True)} points per hand "
-            f"({num(r['low'])}..{num(r['high'])}), {compare}."
+        sec.advise(
+            f"With a hand of {r['strength']}, {verb} {r['best_bid']}: made "
+            f"{pct(r['made_rate'])} of the time (n={count(r['made_n'])}), "
+            f"{num(r['mean'], 2, True)} points per hand ({num(r['low'])}..{num(r['high'])}); "
+            f"{compare}.",
+            players_text(runs, inp.family),
+            priority=ADVICE_PRIORITY["bid_guide"],
         )
     ranges_frame = pl.DataFrame(range_rows) if range_rows else pl.DataFrame()
     if range_rows:

@@ -23,7 +23,19 @@ from .joker_context import (
     with_context,
 )
 from .joker_lead import joker_value, paired_value
-from .section import Column, Paragraph, ReportInput, Run, Section, Table, count, num, pct, text_col
+from .section import (
+    ADVICE_PRIORITY,
+    Column,
+    Paragraph,
+    ReportInput,
+    Run,
+    Section,
+    Table,
+    count,
+    num,
+    pct,
+    text_col,
+)
 
 MIN_CELL = 200
 """The fewest forks a context cell needs to be named in the findings (and tested)."""
@@ -72,6 +84,35 @@ def _value(r: dict[str, Any]) -> str:
         f"{num(r['diff'], 2, True)} points per hand (95% CI {num(r['low'], 2, True)} .. "
         f"{num(r['high'], 2, True)}, n={count(r['n'])} forks)"
     )
+
+
+CELL_KEYS = ("role", "contract_band", "trick_band", "other_joker")
+"""The columns that name a cell of :func:`context_cells`."""
+
+
+def _cell_holds(r: dict[str, Any], others: list[tuple[str, pl.DataFrame]]) -> str | None:
+    """Whether the joker's value in the cell ``r`` holds under the other line-ups ``others``
+    (their names and :func:`context_cells`), in words: ``holds under X (+0.80, 95% CI ...)``
+    when that line-up's interval excludes 0 on the same side, else what it shows there; None
+    when there is no other line-up."""
+    if not others:
+        return None
+    parts = []
+    sign = 1 if r["diff"] > 0 else -1
+    for name, cells in others:
+        same = cells.filter(*(pl.col(k) == r[k] for k in CELL_KEYS)).to_dicts()
+        if not same or same[0]["n"] < MIN_CELL:
+            parts.append(f"too few forks under {name} to check")
+            continue
+        o = same[0]
+        if (o["low"] > 0 and sign > 0) or (o["high"] < 0 and sign < 0):
+            word = "holds under"
+        elif (o["high"] < 0 and sign > 0) or (o["low"] > 0 and sign < 0):
+            word = "reverses under"
+        else:
+            word = "not separated from 0 under"
+        parts.append(f"{word} {name}: {_value(o)}")
+    return "; ".join(parts)
 
 
 def _context_columns(column: str) -> list[Column]:
@@ -163,11 +204,29 @@ def context_blocks(inp: ReportInput, section: Section, lineups: list[list[Run]])
     tested = cells.filter(pl.col("holm"))
     helps = tested.filter(pl.col("diff") > 0).sort("diff", descending=True)
     hurts = tested.filter(pl.col("diff") < 0).sort("diff")
-    findings: list[str] = []
+    others = []
+    for runs in lineups[1:]:
+        other = _with_context(inp, runs)
+        if other is not None:
+            others.append((runs, other))
+    other_cells = [
+        (_players(runs[0], inp.family), context_cells(o, min_n=MIN_CELL)) for runs, o in others
+    ]
     for r in helps.head(2).to_dicts():
-        findings.append(f"Lead the joker ({_where(r)}): {_value(r)}.")
+        section.advise(
+            f"Lead the joker ({_where(r)}): {_value(r)}.",
+            players,
+            _cell_holds(r, other_cells),
+            ADVICE_PRIORITY["joker"],
+        )
     for r in hurts.head(2).to_dicts():
-        findings.append(f"Do not lead the joker ({_where(r)}): {_value(r)}.")
+        section.advise(
+            f"Do not lead the joker ({_where(r)}): {_value(r)}.",
+            players,
+            _cell_holds(r, other_cells),
+            ADVICE_PRIORITY["joker"],
+        )
+    findings: list[str] = []
     bawan = [
         r
         for r in own.filter(
@@ -177,9 +236,11 @@ def context_blocks(inp: ReportInput, section: Section, lineups: list[list[Run]])
     ]
     for r in bawan:
         verb = "Lead" if r["low"] > 0 else "Do not lead" if r["high"] < 0 else "Either way"
-        findings.append(
+        section.advise(
             f"{verb} the joker at Bawan (contract 9, the bidding team; a rare position, "
-            f"{pct(r['share'])} of its forks): {_value(r)}."
+            f"{pct(r['share'])} of its forks): {_value(r)}.",
+            players,
+            priority=ADVICE_PRIORITY["joker_rare"],
         )
     bt = shares.get("bidding team")
     if bt and "bidding team" in overall:
@@ -273,13 +334,6 @@ def context_blocks(inp: ReportInput, section: Section, lineups: list[list[Run]])
             )
         )
     section.data["opportunity_shares"] = shares
-    if len(lineups) < 2:
-        return
-    others = []
-    for runs in lineups[1:]:
-        other = _with_context(inp, runs)
-        if other is not None:
-            others.append((runs, other))
     if not others:
         return
     names = [players, *(_players(r[0], inp.family) for r, _ in others)]

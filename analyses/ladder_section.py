@@ -32,6 +32,7 @@ from .ladder import (
 )
 from .ladder_rating import ANCHOR, DUEL_KIND, deal_outcomes, fit_ratings
 from .section import (
+    ADVICE_PRIORITY,
     MIN_N,
     Column,
     Paragraph,
@@ -319,6 +320,7 @@ def ladder_section(inp: ReportInput) -> Section | None:
             _mean_cell("diff", "low", "high", "n"),
             lambda row: f"What {play} is worth to the {row['role']}",
             lambda r: f"{num(r['diff'], 2, True)} points ({num(r['low'], 2)}..{num(r['high'], 2)})",
+            advice=ADVICE_PRIORITY["ladder"],
         )
     matches = {r: t["matches"] for r, t in tables.items() if t["matches"] is not None}
     if matches:
@@ -335,6 +337,7 @@ def ladder_section(inp: ReportInput) -> Section | None:
             _mean_cell("mean", "low", "high", "n", 1, False),
             lambda row: f"How many hands a match to {row['target']} lasts",
             lambda r: f"{num(r['mean'], 1)} hands ({num(r['low'], 1)}..{num(r['high'], 1)})",
+            advice=ADVICE_PRIORITY["match_length"],
         )
     if finding := _verdict_finding(sec):
         sec.findings.append(finding)
@@ -363,10 +366,13 @@ def _answer(
     what: Callable[[dict[str, Any]], str],
     value: Callable[[dict[str, Any]], str],
     comparable_only: bool = False,
+    advice: int | None = None,
 ) -> pl.DataFrame:
     """Add an answer's table (one row per key, one column per rung, the verdict) and one sentence
     per key (``comparable_only``: the table shows only the keys with a verdict other than "too
-    few"; the JSON keeps every verdict); returns the verdicts."""
+    few"; the JSON keeps every verdict); returns the verdicts. ``advice``: the sentences of an
+    answer of at most ``MAX_SENTENCES`` rows are also advice of that priority, from every rung,
+    with its verdict (:meth:`analyses.section.Section.advise`)."""
     verdicts = judged(name, long, MIN_N)
     wide = _wide(long, verdicts, keys, rungs, cell)
     if comparable_only and not wide.is_empty():
@@ -387,6 +393,10 @@ def _answer(
     )
     judged_rows = [row for row in wide.iter_rows(named=True) if row["verdict"] != TOO_FEW]
     sentences = [_sentence(what(row), row, long, keys, family, value) for row in judged_rows]
+    if advice is not None and len(sentences) <= MAX_SENTENCES:
+        for text, row in zip(sentences, judged_rows):
+            holds = verdict_text(row["verdict"], row["verdict_up"])
+            sec.advise(text, _players_of(rungs, family), holds, advice)
     if len(sentences) > MAX_SENTENCES:
         tally = {
             t: sum(verdict_text(r["verdict"], r["verdict_up"]) == t for r in judged_rows)
@@ -429,6 +439,7 @@ def _contracts(sec: Section, hands: dict[str, Any], rungs: list[str], family: st
         _rate_cell("made_"),
         lambda row: f"How often {label(row['bid'])} bid is made",
         lambda r: f"{pct(r['made_rate'])} ({pct_ci(r['made_low'], r['made_high'])})",
+        advice=ADVICE_PRIORITY["ladder"],
     )
     _answer(
         sec,

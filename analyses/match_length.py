@@ -27,6 +27,7 @@ import kout_sim
 from ._common import Frame, Tables, concat_tables, mean_columns, with_wilson
 from .commands import short_player
 from .section import (
+    ADVICE_PRIORITY,
     Paragraph,
     Plot,
     ReportInput,
@@ -285,18 +286,16 @@ def match_length_section(inp: ReportInput) -> Section | None:
         )
     )
     first, last = lengths.row(0, named=True), lengths.row(-1, named=True)
-    if len(targets) > 1:
-        sec.findings.append(
-            f"From target {first['target']} to {last['target']} the mean match grows from "
-            f"{mean_text(first, digits=1, signed=False)} hands to "
-            f"{mean_text(last, digits=1, signed=False)} hands."
-        )
-    else:
-        sec.findings.append(
-            f"At target {first['target']} a match lasts {mean_text(first, digits=1, signed=False)} "
-            f"hands (median {num(first['median'], 0)}, 10th-90th percentile "
-            f"{num(first['p10'], 0)}-{num(first['p90'], 0)})."
-        )
+    length_text = (
+        f"From target {first['target']} to {last['target']} the mean match grows from "
+        f"{mean_text(first, digits=1, signed=False)} hands to "
+        f"{mean_text(last, digits=1, signed=False)} hands."
+        if len(targets) > 1
+        else f"At target {first['target']} a match lasts "
+        f"{mean_text(first, digits=1, signed=False)} hands (median {num(first['median'], 0)}, "
+        f"10th-90th percentile {num(first['p10'], 0)}-{num(first['p90'], 0)})."
+    )
+    sec.advise(length_text, _lineup_text(runs[0]), priority=ADVICE_PRIORITY["match_length"])
     w_rows = list(wins.iter_rows(named=True))
     if stronger:
         parts = [f"{rate_text(w)} at target {w['target']}" for w in w_rows]

@@ -14,7 +14,20 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 from .commands import short_player
-from .section import Block, Paragraph, Report, Run, Table, count, jsonable, records
+from .section import (
+    SUMMARY_MAX,
+    Block,
+    Paragraph,
+    Report,
+    Run,
+    Table,
+    count,
+    jsonable,
+    records,
+)
+
+METHOD_TITLE = "How these numbers were made"
+"""The heading of the section that holds every finding the summary does not show."""
 
 DPI = 72
 """Resolution of the inline figures (kept low: the report stays small)."""
@@ -43,16 +56,33 @@ def run_metadata(run: Run) -> dict[str, Any]:
 
 
 def report_data(report: Report) -> dict[str, Any]:
-    """The machine-readable content: ``{"preset", "title", "summary", "runs", "studies",
-    "commands", "sections": {key: {"title", "findings", "tables": {key: {"caption", "rows"}},
-    "data"}}}``; every number the page shows is in it."""
+    """The machine-readable content: ``{"preset", "title", "summary", "summary_items",
+    "method", "runs", "studies", "commands", "sections": {key: {"title", "findings", "advice",
+    "tables": {key: {"caption", "rows"}}, "data"}}}``; every number the page shows is in it.
+
+    ``summary`` holds the summary's sentences as shown (each advice with its players label),
+    ``summary_items`` the same advice item by item (``section``, ``text``, ``players``, ``holds``,
+    ``priority``), ``method`` the findings of the section "How these numbers were made"
+    (``section``, ``text``)."""
     inp = report.inp
+    summary = report.summary()
     data: dict[str, Any] = jsonable(
         {
             "preset": inp.preset,
             "family": inp.family,
             "title": inp.title,
-            "summary": [f for s in report.sections for f in s.findings],
+            "summary": [f"{a.text} ({a.label})" for _, a in summary],
+            "summary_items": [
+                {
+                    "section": s.key,
+                    "text": a.text,
+                    "players": a.players,
+                    "holds": a.holds,
+                    "priority": a.priority,
+                }
+                for s, a in summary
+            ],
+            "method": [{"section": s.key, "text": f} for s, f in report.method()],
             "runs": [run_metadata(r) for r in inp.runs],
             "studies": [
                 {k: v for k, v in s.items() if k in ("name", "preset", "folder", "command")}
@@ -67,6 +97,9 @@ def report_data(report: Report) -> dict[str, Any]:
                 s.key: {
                     "title": s.title,
                     "findings": s.findings,
+                    "advice": [
+                        {"text": a.text, "players": a.players, "holds": a.holds} for a in s.advice
+                    ],
                     "tables": {
                         t.key: {"caption": t.caption, "rows": records(t.frame)}
                         for t in s.tables().values()
@@ -94,15 +127,23 @@ CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1100px;margin:2em auto;
 padding:0 1em;color:#222;line-height:1.45}
 h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
+h1,h2,h3,p,li,caption,figcaption,summary,code,pre{overflow-wrap:anywhere}
+.scroll{max-width:100%;overflow-x:auto}
 table{border-collapse:collapse;margin:.6em 0 1.4em;font-size:.85em}
-th,td{border:1px solid #ddd;padding:.25em .55em;text-align:right;vertical-align:top}
+th,td{border:1px solid #ddd;padding:.25em .55em;text-align:right;vertical-align:top;
+overflow-wrap:break-word}
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
 caption{caption-side:top;text-align:left;font-size:.95em;color:#444;padding:.3em 0}
-.summary li{margin:.35em 0}img{max-width:100%}figure{margin:1em 0}
+.summary li{margin:.45em 0}.players{color:#555;font-size:.9em}.method li{margin:.3em 0}
+img{max-width:100%;height:auto}figure{margin:1em 0}
 figcaption{font-size:.85em;color:#555}code,pre{background:#f6f6f6;font-size:.85em}
 pre{padding:.6em;overflow-x:auto;white-space:pre-wrap}
 details summary{cursor:pointer;color:#444}
 """
+"""The page's style. Nothing runs off a 1280 px page: long tokens (player specs, folders,
+commands) wrap anywhere, every table sits in a ``.scroll`` box that scrolls sideways when it is
+wider than the text, figures shrink to the text width, and no width is fixed beyond the text's
+1100 px."""
 
 
 def _esc(text: Any) -> str:
@@ -117,8 +158,8 @@ def _table_html(t: Table) -> str:
             "<tr>" + "".join(f"<td>{_esc(c.render(row))}</td>" for c in t.columns) + "</tr>"
         )
     return (
-        f'<table id="{_esc(t.key)}"><caption>{_esc(t.caption)}</caption>'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        f'<div class="scroll"><table id="{_esc(t.key)}"><caption>{_esc(t.caption)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
     )
 
 
@@ -156,17 +197,36 @@ def render_html(report: Report) -> str:
         "commands listed there.</p>",
         '<h2 id="summary">Summary</h2><ul class="summary">',
     ]
-    for sec in report.sections:
-        for finding in sec.findings:
-            parts.append(
-                f'<li>{_esc(finding)} <a href="#{_esc(sec.key)}">[{_esc(sec.title)}]</a></li>'
-            )
-    if not any(s.findings for s in report.sections):
-        parts.append("<li>No section had data to report.</li>")
+    summary = report.summary()
+    for sec, advice in summary:
+        parts.append(
+            f'<li>{_esc(advice.text)} <span class="players">({_esc(advice.label)})</span> '
+            f'<a href="#{_esc(sec.key)}">[{_esc(sec.title)}]</a></li>'
+        )
+    if not summary:
+        parts.append(
+            "<li>No section had advice to give; see "
+            '<a href="#method">How these numbers were made</a>.</li>'
+        )
     parts.append("</ul>")
     for sec in report.sections:
         parts.append(f'<h2 id="{_esc(sec.key)}">{_esc(sec.title)}</h2>')
         parts.extend(_block_html(b) for b in sec.blocks)
+    parts.append(f'<h2 id="method">{_esc(METHOD_TITLE)}</h2>')
+    parts.append(
+        "<p>What the summary leaves out: how each number was made, what it is conditioned on, how "
+        "much the pairing of the forks narrows the intervals, the caveats, and the advice beyond "
+        f"the summary's {SUMMARY_MAX} items; by section.</p>"
+    )
+    method = report.method()
+    for sec in report.sections:
+        mine = [f for s, f in method if s is sec]
+        if mine:
+            parts.append(
+                f'<h3><a href="#{_esc(sec.key)}">{_esc(sec.title)}</a></h3><ul class="method">'
+                + "".join(f"<li>{_esc(f)}</li>" for f in mine)
+                + "</ul>"
+            )
     parts.append('<h2 id="runs">Runs and how to reproduce them</h2>')
     for study in inp.studies:
         if study.get("command"):
@@ -179,7 +239,7 @@ def render_html(report: Report) -> str:
         options = ", ".join(f"{k}={v}" for k, v in sorted(meta["options"].items()))
         players = " / ".join(dict.fromkeys(meta["players_short"]))
         parts.append(
-            f"<h3>{_esc(meta['folder'])}</h3><table><tbody>"
+            f'<h3>{_esc(meta["folder"])}</h3><div class="scroll"><table><tbody>'
             + "".join(
                 f"<tr><th>{_esc(k)}</th><td>{_esc(v)}</td></tr>"
                 for k, v in (
@@ -195,7 +255,7 @@ def render_html(report: Report) -> str:
                     ("seconds", meta["seconds"]),
                 )
             )
-            + "</tbody></table>"
+            + "</tbody></table></div>"
         )
         if meta["command"]:
             parts.append(f"<pre>{_esc(meta['command'])}</pre>")

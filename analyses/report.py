@@ -2,9 +2,11 @@
 
 ``kout-sim report --run DIR [--run DIR ...] --out FILE.html`` (or :func:`write_report`) reads run
 folders (or study folders, which expand to their runs; see :mod:`analyses.studies`), runs every
-section of :data:`SECTIONS` on them, and writes one HTML file: a plain-language summary stating the
-guidance as numbers, one part per question with tables and figures, the metadata of every run and
-the commands that reproduce it. Every number shown is also embedded as JSON in
+section of :data:`SECTIONS` on them, and writes one HTML file: a summary of at most eight pieces of
+advice, each with its number and the players it comes from (:meth:`analyses.section.Report.summary`),
+one part per question with tables and figures, the section "How these numbers were made" (every
+other finding: the method, the pairing gains, the caveats), the metadata of every run and the
+commands that reproduce it. Every number shown is also embedded as JSON in
 ``<script type="application/json" id="report-data">``, keyed by section and table (see
 :func:`analyses.render.report_data`).
 

@@ -12,8 +12,13 @@ is absent (no match runs, another game family, ...), and otherwise a :class:`Sec
 
 - ``key``: a short identifier, unique in the report (the JSON key and the HTML anchor);
 - ``title``: the heading;
-- ``findings``: plain-language sentences that state the guidance as numbers, each with its count
-  and interval; they open the report in its summary, in section order;
+- ``findings``: plain-language sentences that state the section's numbers, each with its count
+  and interval, in the order shown;
+- ``advice``: the findings that are a piece of advice to a card player (:class:`Advice`, added by
+  :meth:`Section.advise`: the sentence, the players it comes from, whether it holds across other
+  players, a priority). The report's summary keeps the :data:`SUMMARY_MAX` advice items of highest
+  priority (section order within a priority); every other finding (the method, the pairing gains,
+  the caveats, the advice left out) goes to the section "How these numbers were made";
 - ``blocks``: the body, in order: :class:`Paragraph`, :class:`Table` (a polars DataFrame with the
   :class:`Column` s to show; every row goes to the JSON under ``tables.<key>``) and
   :class:`Plot` (a matplotlib Figure, rendered to PNG and closed);
@@ -50,16 +55,21 @@ from matplotlib.figure import Figure
 import kout_sim
 
 from ._common import load_run, run_settings
-from .commands import shown_path, simulate_command, with_out
+from .commands import short_player, shown_path, simulate_command, with_out
 
 MIN_N = 30
 """The fewest hands a cell needs to be read as guidance (the bid guide's ``min_n``, the findings)."""
 
+SUMMARY_MAX = 8
+"""The most advice items the report's summary shows (the rest go to the method section)."""
+
+ADVICE_PRIORITY = {"bid_guide": 3, "joker": 2, "ladder": 2, "joker_rare": 1, "match_length": 1}
+"""The priority of each kind of advice in the summary (:class:`Advice`): what to bid first, then
+where to lead the joker and the ladder's made rates and joker values (each with its verdict
+across the players), then rare positions and how long a match lasts."""
+
 KNOWN_KINDS = ("hands", "matches")
 """Run kinds the built-in sections read; any other ``kind``/``study`` value is passed through."""
-
-
-# ------------------------------------------------------------------------------------------ runs
 
 
 # ------------------------------------------------------------------------------------------ runs
@@ -321,6 +331,35 @@ class Plot:
 Block = Paragraph | Table | Plot
 
 
+@dataclass(frozen=True)
+class Advice:
+    """A finding that is a piece of advice to a card player.
+
+    Attributes
+    ----------
+    text : str
+        The sentence: the advice, its condition and its number (one of the section's findings).
+    players : str
+        The players it comes from (short specs, e.g. ``heuristic``).
+    holds : str or None
+        Whether it holds under the other players of the report's runs (a ladder, a second
+        line-up), in words; None: the runs hold no other player to check it against.
+    priority : int
+        Higher first in the summary; within a priority, section order then the section's order.
+    """
+
+    text: str
+    players: str
+    holds: str | None = None
+    priority: int = 0
+
+    @property
+    def label(self) -> str:
+        """Which players the advice comes from and whether it holds across them, in words."""
+        across = self.holds or "not checked under other players (no other line-up in these runs)"
+        return f"players: {self.players}; {across}"
+
+
 @dataclass
 class Section:
     """One part of the report (see the module docstring for the contract)."""
@@ -330,10 +369,29 @@ class Section:
     findings: list[str] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
     data: dict[str, Any] = field(default_factory=dict)
+    advice: list[Advice] = field(default_factory=list)
 
     def tables(self) -> dict[str, Table]:
         """The section's tables by key, in the order they are shown."""
         return {b.key: b for b in self.blocks if isinstance(b, Table)}
+
+    def advise(self, text: str, players: str, holds: str | None = None, priority: int = 0) -> None:
+        """Add the finding ``text`` and mark it as advice (:class:`Advice`) from ``players``.
+
+        Parameters
+        ----------
+        text : str
+            The sentence, with its number and its condition.
+        players : str
+            The players it comes from.
+        holds : str or None
+            Whether it holds across the other players of the runs, in words (None: none to
+            check it against).
+        priority : int
+            Higher first in the summary.
+        """
+        self.findings.append(text)
+        self.advice.append(Advice(text, players, holds, priority))
 
 
 SectionFn = Callable[[ReportInput], Section | None]
@@ -443,6 +501,12 @@ def seat_label(rel: int, n_seats: int) -> str:
     return str(rel)
 
 
+def players_text(runs: Sequence[Run], family: str) -> str:
+    """The players of ``runs`` as short specs (parameters at their defaults left out), each
+    once, in seat order: ``heuristic`` or ``heuristic | random:pass=0.8``."""
+    return " | ".join(dict.fromkeys(short_player(p, family) for r in runs for p in r.players))
+
+
 def runs_text(runs: Sequence[Run]) -> str:
     """The folders of ``runs``, as the report shows them."""
     return ", ".join(r.shown for r in runs)
@@ -458,6 +522,19 @@ class Report:
     inp: ReportInput
     sections: list[Section]
     command: str | None = None
+
+    def summary(self) -> list[tuple[Section, Advice]]:
+        """The advice the summary shows: the :data:`SUMMARY_MAX` items of highest priority,
+        in section order (and each section's own order) within a priority."""
+        items = [(s, a) for s in self.sections for a in s.advice]
+        ranked = sorted(range(len(items)), key=lambda i: (-items[i][1].priority, i))
+        return [items[i] for i in sorted(ranked[:SUMMARY_MAX])]
+
+    def method(self) -> list[tuple[Section, str]]:
+        """Every finding the summary does not show (the method, the pairing gains, the caveats,
+        the advice left out), in section order: the section "How these numbers were made"."""
+        shown = {(s.key, a.text) for s, a in self.summary()}
+        return [(s, f) for s in self.sections for f in s.findings if (s.key, f) not in shown]
 
 
 def jsonable(value: Any) -> Any:

@@ -544,8 +544,8 @@ def report(runs: tuple[str, ...], out: str | None, title: str | None) -> None:
         f"wrote {out} ({size / 1024:,.0f} KiB): {len(result.sections)} sections from "
         f"{len(result.inp.runs)} runs of {result.inp.preset}"
     )
-    for finding in (f for s in result.sections for f in s.findings):
-        click.echo(f"- {finding}")
+    for _, advice in result.summary():
+        click.echo(f"- {advice.text} ({advice.label})")
 
 
 @main.command()

@@ -334,3 +334,50 @@ def test_the_section_compares_the_contexts_across_line_ups(
             assert not r["sign"].startswith("holds")
     counts = data["sections"]["joker"]["data"]["sign_across_lineups"]
     assert counts["contexts"] == sum(not r["sign"].startswith("fewer") for r in table)
+    # each advised context cell says what the second line-up shows in the same cell
+    cells_b = jc.context_cells(b, min_n=200)
+    keys = ("role", "contract_band", "trick_band", "other_joker")
+    advised = [r for r in rows(data, "joker", "context_cells")]
+    advice = data["sections"]["joker"]["advice"]
+    cell_advice = [x for x in advice if "Bawan (contract 9), the" not in x["text"]]
+    assert len(cell_advice) == min(2, sum(r["diff"] > 0 for r in advised)) + min(
+        2, sum(r["diff"] < 0 for r in advised)
+    )
+    for x in cell_advice:
+        assert x["players"] == "heuristic" and spec in x["holds"]
+        r = next(r for r in advised if f"n={r['n']:,} forks" in x["text"])
+        same = cells_b.filter(*(pl.col(k) == r[k] for k in keys))
+        if same.is_empty() or same["n"][0] < 200:
+            assert x["holds"].startswith("too few forks")
+            continue
+        o = same.row(0, named=True)
+        agrees = o["low"] > 0 if r["diff"] > 0 else o["high"] < 0
+        assert x["holds"].startswith("holds under") == agrees
+        assert f"n={o['n']:,} forks" in x["holds"]
+
+
+def test_an_advised_cell_says_whether_it_holds_under_another_line_up() -> None:
+    """_cell_holds compares a cell with the same cell under each other line-up: it holds when
+    that interval excludes 0 on the same side, reverses on the other, else is not separated;
+    a missing or small cell is too few; no other line-up: None."""
+    from analyses.joker_context_section import _cell_holds
+
+    key = {"role": "bidding team", "contract_band": "7", "trick_band": "4-6", "other_joker": "x"}
+    cell = {**key, "diff": -2.0, "low": -2.5, "high": -1.5, "n": 1_000}
+
+    def other(low: float, high: float, n: int = 500) -> pl.DataFrame:
+        return pl.DataFrame([{**key, "diff": (low + high) / 2, "low": low, "high": high, "n": n}])
+
+    assert _cell_holds(cell, []) is None
+    assert str(_cell_holds(cell, [("b", other(-1.0, -0.2))])).startswith("holds under b: -0.60")
+    assert str(_cell_holds(cell, [("b", other(0.2, 1.0))])).startswith("reverses under b")
+    assert str(_cell_holds(cell, [("b", other(-1.0, 0.5))])).startswith(
+        "not separated from 0 under b"
+    )
+    assert _cell_holds(cell, [("b", other(-1.0, -0.2, 50))]) == "too few forks under b to check"
+    elsewhere = other(-1.0, -0.2).with_columns(trick_band=pl.lit("1-3"))
+    both = _cell_holds(cell, [("b", elsewhere), ("c", other(-3.0, -1.0))])
+    assert both == (
+        "too few forks under b to check; holds under c: -2.00 points per hand "
+        "(95% CI -3.00 .. -1.00, n=500 forks)"
+    )

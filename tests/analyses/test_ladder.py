@@ -245,6 +245,12 @@ def test_section_labels_every_answer_with_its_players(
     assert "kout-sim forks refuses search players" in tables["ladder_joker"].caption
     assert "under heuristic" in text and "under random" in text
     assert sec.findings and "Bradley-Terry" in sec.findings[0]
+    # the answers of a few rows are advice from every rung, each with its verdict in words
+    assert sec.advice and all(a.text in sec.findings for a in sec.advice)
+    assert all(a.players == "random, heuristic, heuristic:bid_margin=0" for a in sec.advice)
+    words = {verdict_text(v, u) for v in ladder.VERDICTS for u in ladder.VERDICTS}
+    assert all(a.holds in words for a in sec.advice)
+    assert any(a.text.startswith("How often a Kout 5 bid is made") for a in sec.advice)
     # the verdict tally of the summary is that of the verdicts recomputed from the tables
     hands = {s: ladder.rung_tables(f)["hands"] for s, f in rungs.items()}
     free = ladder.contracts_by_rung(hands).filter(~pl.col("forced"))

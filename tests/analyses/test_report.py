@@ -4,10 +4,14 @@ checked to be self-contained. Studies: a tiny ``all`` study expands to its runs.
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import re
 import shlex
+import shutil
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +34,18 @@ from analyses import (
 )
 from analyses import report as rp
 from analyses.commands import shown_path, with_out
-from analyses.section import MIN_N, ReportInput, Section, Table, expand
+from analyses.render import CSS, METHOD_TITLE, render_html
+from analyses.section import (
+    MIN_N,
+    SUMMARY_MAX,
+    Column,
+    Paragraph,
+    Report,
+    ReportInput,
+    Section,
+    Table,
+    expand,
+)
 from kout_sim.cli import main
 
 Z = 1.96
@@ -191,8 +206,10 @@ def test_seats_recomputed(
         r for r in rows(data, "seats", "first_dealer_wins") if r["first_dealer_team"] == "any"
     )
     assert len(m) == 150 and (overall["k"], overall["n"]) == (won, 150)
-    # the match-length sweep (different teams) is not read as a seat study
-    assert "first dealer" in " ".join(data["summary"])
+    # the match-length sweep (different teams) is not read as a seat study; the first deal's
+    # advantage is a fact of the rules, not advice: it goes to the method section
+    assert "first dealer" in " ".join(m["text"] for m in data["method"])
+    assert "first dealer" not in " ".join(data["summary"])
 
 
 def test_match_length_recomputed(
@@ -322,7 +339,7 @@ def test_other_runs_are_passed_through_to_new_sections(kout_run: Path, tmp_path:
     assert [r.kind for r in report.inp.other_runs] == ["fork"]
     data = blob((tmp_path / "r.html").read_text())
     assert data["sections"]["fork"]["tables"]["t"]["rows"] == [{"total": 6}]
-    assert "sum 6" in data["summary"]
+    assert {"section": "fork", "text": "sum 6"} in data["method"]  # not advice: not summed up
 
 
 def test_paths_are_shown_relative_never_absolute(
@@ -409,6 +426,20 @@ def test_study_folder_expands_to_its_runs(tmp_path: Path) -> None:
     }
     guide = next(s for s in report.sections if s.key == "bid_guide")
     assert guide.title == "Bid guide: every call tried on the same hands"  # the paired guide
+    # the summary is advice only; the pairing gains of both kinds of forks are method items
+    check_summary(data)
+    method = [m["text"] for m in data["method"]]
+    assert any(m.startswith("Pairing:") for m in method)  # the bid forks'
+    assert any(m.startswith("Pairing (net)") for m in method)  # the joker forks'
+    assert not any("Pairing" in s or "narrower" in s for s in data["summary"])
+    page = (folder / "report.html").read_text()
+    assert page.index('id="method"') > page.index('id="joker"')
+    assert all(html.escape(m, quote=True) in page for m in method)
+    # the joker's advice comes from a study with two line-ups: it says whether it holds
+    for item in data["summary_items"]:
+        if item["section"] == "joker" and "contract 9" not in item["text"]:
+            assert "heuristic:bid_margin=0" in item["holds"], item
+            assert re.search(r"(holds|reverses|not separated from 0|too few forks)", item["holds"])
 
 
 def test_hand_runs_of_different_players_are_not_pooled(kout_run: Path, tmp_path: Path) -> None:
@@ -479,3 +510,169 @@ def same_row(shown: dict[str, Any], computed: dict[str, Any]) -> bool:
         shown[k] == pytest.approx(v, rel=1e-12) if isinstance(v, float) else shown[k] == v
         for k, v in computed.items()
     )
+
+
+def check_summary(data: dict[str, Any]) -> None:
+    """The summary of a report's JSON: at most SUMMARY_MAX sentences, each a piece of advice
+    with a number and the players it comes from; every finding of every section is in the summary
+    or in the method section, once."""
+    summary, items = data["summary"], data["summary_items"]
+    assert 0 < len(summary) <= SUMMARY_MAX and len(items) == len(summary)
+    for sentence, item in zip(summary, items):
+        assert sentence.startswith(item["text"]) and f"players: {item['players']}" in sentence
+        assert item["players"] and re.search(r"\d", item["text"])
+        advice = [a["text"] for a in data["sections"][item["section"]]["advice"]]
+        assert item["text"] in advice
+    shown = [(i["section"], i["text"]) for i in items]
+    method = [(m["section"], m["text"]) for m in data["method"]]
+    assert not set(shown) & set(method)
+    every = [(k, f) for k, sec in data["sections"].items() for f in sec["findings"]]
+    assert sorted(shown + method) == sorted(every)
+
+
+def test_the_summary_is_advice_with_players_and_the_method_has_its_own_section(
+    kout_report: tuple[str, dict[str, Any], Path],
+) -> None:
+    text, data, _ = kout_report
+    check_summary(data)
+    # the small report's advice: the bid guide first, then the match length
+    sections = [i["section"] for i in data["summary_items"]]
+    assert sections == sorted(sections, key=["bid_guide", "match_length"].index)
+    assert all(i["players"] == "heuristic" for i in data["summary_items"][:-1])
+    assert "Free bids are made" in " ".join(m["text"] for m in data["method"])
+    # the page: the summary list, then the sections, then the method section before the runs
+    assert text.count('<ul class="summary">') == 1
+    summary_html = text.split('<ul class="summary">')[1].split("</ul>")[0]
+    assert summary_html.count("<li>") == len(data["summary"])
+    assert f'<h2 id="method">{METHOD_TITLE}</h2>' in text
+    assert text.index('id="seats"') < text.index('id="method"') < text.index('id="runs"')
+    method_html = text.split('<h2 id="method">')[1].split('<h2 id="runs">')[0]
+    for m in data["method"]:
+        assert html.escape(m["text"], quote=True) in method_html
+    # nothing else is lost: every table of every section is on the page and in the JSON
+    for key, sec in data["sections"].items():
+        for table in sec["tables"]:
+            assert f'<table id="{table}">' in text, (key, table)
+
+
+def test_the_summary_keeps_the_advice_of_highest_priority(kout_run: Path) -> None:
+    """Ten advice items of three priorities: the summary keeps the eight of highest priority in
+    the report's order, the method section the rest and every other finding."""
+    inp = ReportInput.from_runs(expand([kout_run])[0])
+    one, two = Section("one", "One"), Section("two", "Two")
+    one.findings.append("method of one")
+    for i in range(5):
+        one.advise(f"one {i}: 1%", "heuristic", priority=i % 3)
+        two.advise(f"two {i}: 2%", "random", "holds under heuristic", priority=2 - i % 3)
+    two.blocks.append(Paragraph("body"))
+    report = Report(inp, [one, two])
+    kept = [a.text for _, a in report.summary()]
+    priorities = {a.text: a.priority for s in (one, two) for a in s.advice}
+    assert len(kept) == SUMMARY_MAX
+    left = [t for t in priorities if t not in kept]
+    assert min(priorities[t] for t in kept) >= max(priorities[t] for t in left)
+    assert kept == [t for t in priorities if t in kept]  # the report's order
+    assert [f for _, f in report.method()] == ["method of one", *left]
+    labels = {a.text: a.label for _, a in report.summary()}
+    assert labels["two 0: 2%"] == "players: random; holds under heuristic"
+    assert labels["one 2: 1%"].startswith("players: heuristic; not checked under other players")
+
+
+# ------------------------------------------------------------------------ layout at 1280 px
+
+LONG = "heuristic:" + ",".join(f"parameter_{i}={i / 7:.6f}" for i in range(40))
+"""A player spec of one 800-character token (no space to break it at)."""
+
+
+def _cell(column: str) -> Callable[[dict[str, Any]], str]:
+    return lambda row: str(row[column])
+
+
+def _long_report(kout_run: Path, out: Path) -> Path:
+    """The report of ``kout_run`` with a section whose paragraph, table cell, advice and finding
+    carry :data:`LONG`, and a report command as long: the worst case for the page's width."""
+
+    def long_section(inp: ReportInput) -> Section:
+        sec = Section("long", "Long tokens")
+        sec.advise(f"With {LONG}, bid 7: made 81% of the time.", LONG)
+        sec.findings.append(f"Method of {LONG}.")
+        sec.blocks.append(Paragraph(f"Players {LONG}."))
+        frame = pl.DataFrame({"spec": [LONG], **{f"column {i}": [i] for i in range(30)}})
+        cols = [Column(c, _cell(c)) for c in frame.columns]
+        sec.blocks.append(Table("wide", f"A wide table of {LONG}", frame, cols))
+        return sec
+
+    report = rp.build_report(
+        ReportInput.from_runs(expand([kout_run])[0]),
+        f"kout-sim report --run {LONG} --out x.html",
+        (*rp.SECTIONS, long_section),
+    )
+    out.write_text(render_html(report))
+    return out
+
+
+def test_the_css_keeps_the_page_within_1280_px(kout_run: Path, tmp_path: Path) -> None:
+    """Without a browser: long tokens wrap anywhere in text, every table is inside a box that
+    scrolls sideways, figures shrink to the text, and no width in the CSS exceeds 1280 px."""
+    css = {sel.strip(): body for sel, body in re.findall(r"([^{}]+)\{([^{}]*)\}", CSS)}
+    wrapping = next(sel for sel, body in css.items() if "overflow-wrap:anywhere" in body)
+    assert {"p", "li", "pre", "code", "h3", "caption"} <= set(wrapping.split(","))
+    assert "overflow-x:auto" in css[".scroll"] and "max-width:100%" in css["img"]
+    widths = [int(w) for w in re.findall(r"(\d+)px", CSS)]
+    assert widths and max(widths) <= 1280
+    text = _long_report(kout_run, tmp_path / "long.html").read_text()
+    body = text.split("</style>")[1]
+    assert body.count("<table") == body.count('<div class="scroll"><table') > 0
+    assert "style=" not in body and "width=" not in body
+
+
+def _chromium() -> str | None:
+    return next((c for c in ("chromium", "chromium-browser") if shutil.which(c)), None)
+
+
+PROBE = """<script>
+window.addEventListener('load', () => {
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
+  const width = document.documentElement.clientWidth, out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const box = el.getBoundingClientRect();
+    if (box.right > width + 0.5 && !el.closest('.scroll')) out.push(el.tagName + ' ' + box.right);
+  }
+  out.push('page ' + document.documentElement.scrollWidth + ' of ' + width);
+  const p = document.createElement('pre'); p.id = 'probe'; p.textContent = out.join('\\n');
+  document.body.appendChild(p);
+});
+</script>"""
+
+
+@pytest.mark.skipif(_chromium() is None, reason="no headless Chromium on this machine")
+def test_nothing_overflows_at_1280_px_in_a_headless_browser(kout_run: Path, tmp_path: Path) -> None:
+    """Headless Chromium lays the worst-case page out at 1280 px (every <details> opened): no
+    element outside a scrolling table box reaches past the window, and the page does not scroll
+    sideways. Skipped where Chromium is absent (it is not a requirement of the project)."""
+    page = _long_report(kout_run, tmp_path / "long.html")
+    page.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
+    chromium = _chromium()
+    assert chromium
+    args = ["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"]
+    dom = subprocess.run(
+        [chromium, *args, "--virtual-time-budget=5000", "--dump-dom", page.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
+    assert found, "the probe did not run"
+    lines = html.unescape(found.group(1)).splitlines()
+    page_width, window = (int(float(x)) for x in lines[-1].split()[1::2])
+    assert window > 1200 and page_width <= window, lines[-1]
+    assert lines[:-1] == [], lines[:10]
+    shot = tmp_path / "long.png"
+    subprocess.run(
+        [chromium, *args, f"--screenshot={shot}", page.as_uri()],
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
