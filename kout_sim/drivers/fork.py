@@ -39,6 +39,7 @@ from ..engine._jit import (
     copy_into,
     highest_bit,
     jit_alloc,
+    jit_entry,
     jit_leaf,
     lowest_bit,
     popcount,
@@ -55,7 +56,6 @@ from ..engine.layout import (
     PH_AUCTION,
     PH_OVER,
     PH_PLAY,
-    R_SIZE,
     S_BIDDER,
     S_DEALER,
     S_FORCED_JOKER,
@@ -77,7 +77,7 @@ from ..engine.layout import (
 )
 from ..engine.rng import seed_stream
 from ..players.policy import choose
-from .play import Context, context, deal_alone, new_lanes, play_hand
+from .play import Context, context, deal_alone, new_lanes, play_hand, scratch_row
 
 LANE_FORK = 2
 """Lane of fork ``k`` of a hand: ``LANE_FORK + k`` (lanes 0 and 1 are the deal and the play)."""
@@ -262,7 +262,7 @@ def _fork_block(
     B = np.empty(S_SIZE, dtype=np.int64)
     fork_rng = np.empty(4, dtype=np.uint64)
     branch_rng = np.empty(4, dtype=np.uint64)
-    row = np.zeros(R_SIZE, dtype=np.int64)
+    row = scratch_row()
     firsts = np.empty(64, dtype=np.int64)  # the first action of each branch
     no_trace = np.empty(0, dtype=np.int64)
     for i in range(lo, hi):
@@ -359,7 +359,7 @@ def _make_entries(family: int) -> tuple[Callable[..., None], Callable[..., int]]
     """The fork driver and the single-position entry with ``family`` frozen in (see
     ``play._family_kernels``); only the Kout family has jokers (Baloot forks its calls only)."""
 
-    @jit_alloc
+    @jit_entry
     def forks_entry(
         P: np.ndarray,
         STR: np.ndarray,
@@ -389,7 +389,7 @@ def _make_entries(family: int) -> tuple[Callable[..., None], Callable[..., int]]
         actions: np.ndarray,
         legal: np.ndarray,
     ) -> int:
-        row = np.zeros(R_SIZE, dtype=np.int64)
+        row = scratch_row()
         return play_on(
             S, MS, rng, context(P, STR, kinds, params), row, action, actions, legal, family
         )

@@ -112,6 +112,7 @@ from ..engine.layout import (
     X_N_HANDS,
     X_REASON,
     X_SCORE,
+    X_SIZE,
     X_WINNER,
 )
 from ..engine.match import apply_hand, new_match
@@ -378,6 +379,15 @@ def hand_features(
 
 
 @jit_leaf
+def scratch_row() -> np.ndarray:
+    """A result row nobody keeps, laid out like a row of the batch buffers: a column of a
+    column-major buffer, which numba types as a non-contiguous array, so the play loop and the
+    row kernels compile once for both (a plain ``np.zeros(R_SIZE)`` would give them a second,
+    contiguous signature)."""
+    return np.zeros((R_SIZE, 1), dtype=np.int64)[:, 0]
+
+
+@jit_leaf
 def context(P: np.ndarray, STR: np.ndarray, kinds: np.ndarray, params: np.ndarray) -> Context:
     """The :class:`Context` of a line-up, with a search workspace for its largest search."""
     nodes, value = workspace(kinds, params)
@@ -476,7 +486,7 @@ def _hand_traced(
     seed_lanes(w, seed, index)
     dealer = below(w.deal, P[P_N_PLAYERS])
     start_hand(S, P, w.deal, dealer, w.deck, w.cards, hands, score0, score1, family)
-    row = np.zeros(R_SIZE, dtype=np.int64)
+    row = scratch_row()
     no_packed = np.empty(0, dtype=np.int32)
     return play_hand(S, w.MS, w.play, ctx, row, actions, legal, no_packed, limit, searching, family)
 
@@ -544,8 +554,7 @@ def _matches(
 class FamilyKernels(NamedTuple):
     """The batch entry points of one family, each compiled with only that family's rules."""
 
-    hands: Callable[..., None]
-    matches: Callable[..., int]
+    batch: Callable[..., int]
     hand_traced: Callable[..., int]
 
 
@@ -553,28 +562,14 @@ def _family_kernels(family: int, searching: bool) -> FamilyKernels:
     """Entry points with ``family`` and ``searching`` frozen in: numba prunes the other family's
     branches, and the search when no seat searches (it is by far the largest code to compile).
 
-    (Numba keys its cache of these closures by the values of the frozen variables too.)
+    Independent hands and whole matches share one entry point: each entry point re-emits the
+    machine code of the whole engine below it (docs/compile.md), so two loops in one entry point
+    cost one engine. (Numba keys its cache of these closures by the values of the frozen
+    variables too.)
     """
 
     @jit_entry
-    def hands_entry(
-        P: np.ndarray,
-        STR: np.ndarray,
-        kinds: np.ndarray,
-        params: np.ndarray,
-        seed: int,
-        first: int,
-        out: np.ndarray,
-        trace: np.ndarray,
-        lo: int,
-        hi: int,
-    ) -> None:
-        _hand_block(
-            context(P, STR, kinds, params), seed, first, out, trace, lo, hi, searching, family
-        )
-
-    @jit_entry
-    def matches_entry(
+    def batch_entry(
         P: np.ndarray,
         STR: np.ndarray,
         kinds: np.ndarray,
@@ -584,9 +579,14 @@ def _family_kernels(family: int, searching: bool) -> FamilyKernels:
         match_rows: np.ndarray,
         hand_rows: np.ndarray,
         trace: np.ndarray,
+        lo: int,
+        hi: int,
     ) -> int:
         ctx = context(P, STR, kinds, params)
-        return _matches(ctx, seed, first, match_rows, hand_rows, trace, searching, family)
+        if match_rows.shape[0] > 0:
+            return _matches(ctx, seed, first, match_rows, hand_rows, trace, searching, family)
+        _hand_block(ctx, seed, first, hand_rows, trace, lo, hi, searching, family)
+        return hi - lo
 
     @jit_alloc
     def traced_entry(
@@ -619,7 +619,7 @@ def _family_kernels(family: int, searching: bool) -> FamilyKernels:
             family,
         )
 
-    return FamilyKernels(hands_entry, matches_entry, traced_entry)
+    return FamilyKernels(batch_entry, traced_entry)
 
 
 KERNELS = {
@@ -635,6 +635,7 @@ def kernels(P: np.ndarray, kinds: np.ndarray) -> FamilyKernels:
 
 
 NO_TRACE = np.zeros((0, MAX_ACTIONS), dtype=np.int32)
+NO_MATCHES = np.zeros((0, X_SIZE), dtype=np.int64)
 
 
 def play_hands(
@@ -656,16 +657,17 @@ def play_hands(
     kernel releases the GIL); rows never depend on the split. A row whose ``R_N_ACTIONS`` is -1 met
     an illegal choice of a policy.
     """
-    kernel = kernels(P, kinds).hands
+    kernel = kernels(P, kinds).batch
     n = out.shape[0]
     threads = max(1, min(threads, n // BLOCK))
     if threads == 1:
-        kernel(P, STR, kinds, params, seed, first, out, trace, 0, n)
+        kernel(P, STR, kinds, params, seed, first, NO_MATCHES, out, trace, 0, n)
         return
     bounds = [n * k // threads for k in range(threads + 1)]
 
     def part(k: int) -> None:
-        kernel(P, STR, kinds, params, seed, first, out, trace, bounds[k], bounds[k + 1])
+        lo, hi = bounds[k], bounds[k + 1]
+        kernel(P, STR, kinds, params, seed, first, NO_MATCHES, out, trace, lo, hi)
 
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(part, range(threads)))
@@ -683,8 +685,10 @@ def play_matches(
     trace: np.ndarray = NO_TRACE,
 ) -> int:
     """Whole matches of any preset (see :func:`_matches`)."""
-    kernel = kernels(P, kinds).matches
-    return int(kernel(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace))
+    if match_rows.shape[0] == 0:
+        return 0
+    kernel = kernels(P, kinds).batch
+    return int(kernel(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace, 0, 0))
 
 
 def hand_traced(
