@@ -15,7 +15,20 @@ import polars as pl
 
 from . import hand_model as HM
 from .bid_forks import BID_FORKS_KIND
-from .section import Column, Paragraph, Plot, ReportInput, Section, Table, count, num, pct, text_col
+from .section import (
+    ADVICE_PRIORITY,
+    Column,
+    Paragraph,
+    Plot,
+    ReportInput,
+    Section,
+    Table,
+    count,
+    num,
+    pct,
+    players_text,
+    text_col,
+)
 
 SHARE, SEED = 0.3, 0
 """The share of hands held out, and the seed of the split, of the report's validation."""
@@ -110,12 +123,14 @@ def hand_model_section(inp: ReportInput) -> Section | None:
         )
         if below:
             verdict += " and too much to " + ", ".join(_WORDS[f] for f in below)
-        sec.findings.append(
+        sec.advise(
             f"For a bid of {call} (its chance of being made), counted in trumps: "
             + ", ".join(parts)
             + " (95% intervals, delta method)"
             + verdict
-            + "."
+            + ".",
+            players_text(runs, inp.family),
+            priority=ADVICE_PRIORITY["hand_model"],
         )
         sec.data["strength_misweighted"] = {"call": call, "too_little": above, "too_much": below}
         break

@@ -63,7 +63,14 @@ MIN_N = 30
 SUMMARY_MAX = 8
 """The most advice items the report's summary shows (the rest go to the method section)."""
 
-ADVICE_PRIORITY = {"bid_guide": 3, "joker": 2, "ladder": 2, "joker_rare": 1, "match_length": 1}
+ADVICE_PRIORITY = {
+    "bid_guide": 3,
+    "hand_model": 2,
+    "joker": 2,
+    "ladder": 2,
+    "joker_rare": 1,
+    "match_length": 1,
+}
 """The priority of each kind of advice in the summary (:class:`Advice`): what to bid first, then
 where to lead the joker and the ladder's made rates and joker values (each with its verdict
 across the players), then rare positions and how long a match lasts."""
