@@ -112,7 +112,6 @@ from ..engine.layout import (
     X_N_HANDS,
     X_REASON,
     X_SCORE,
-    X_SIZE,
     X_WINNER,
 )
 from ..engine.match import apply_hand, new_match
@@ -554,7 +553,8 @@ def _matches(
 class FamilyKernels(NamedTuple):
     """The batch entry points of one family, each compiled with only that family's rules."""
 
-    batch: Callable[..., int]
+    hands: Callable[..., None]
+    matches: Callable[..., int]
     hand_traced: Callable[..., int]
 
 
@@ -562,14 +562,31 @@ def _family_kernels(family: int, searching: bool) -> FamilyKernels:
     """Entry points with ``family`` and ``searching`` frozen in: numba prunes the other family's
     branches, and the search when no seat searches (it is by far the largest code to compile).
 
-    Independent hands and whole matches share one entry point: each entry point re-emits the
-    machine code of the whole engine below it (docs/compile.md), so two loops in one entry point
-    cost one engine. (Numba keys its cache of these closures by the values of the frozen
-    variables too.)
+    Independent hands and whole matches have an entry point each: one entry point for both saved
+    one engine's compile in the test warm-up but made the first ``simulate`` of matches (the
+    default) compile the hands loop too, 3-7 s more of CPU (docs/compile.md). (Numba keys its
+    cache of these closures by the values of the frozen variables too.)
     """
 
     @jit_entry
-    def batch_entry(
+    def hands_entry(
+        P: np.ndarray,
+        STR: np.ndarray,
+        kinds: np.ndarray,
+        params: np.ndarray,
+        seed: int,
+        first: int,
+        out: np.ndarray,
+        trace: np.ndarray,
+        lo: int,
+        hi: int,
+    ) -> None:
+        _hand_block(
+            context(P, STR, kinds, params), seed, first, out, trace, lo, hi, searching, family
+        )
+
+    @jit_entry
+    def matches_entry(
         P: np.ndarray,
         STR: np.ndarray,
         kinds: np.ndarray,
@@ -579,14 +596,9 @@ def _family_kernels(family: int, searching: bool) -> FamilyKernels:
         match_rows: np.ndarray,
         hand_rows: np.ndarray,
         trace: np.ndarray,
-        lo: int,
-        hi: int,
     ) -> int:
         ctx = context(P, STR, kinds, params)
-        if match_rows.shape[0] > 0:
-            return _matches(ctx, seed, first, match_rows, hand_rows, trace, searching, family)
-        _hand_block(ctx, seed, first, hand_rows, trace, lo, hi, searching, family)
-        return hi - lo
+        return _matches(ctx, seed, first, match_rows, hand_rows, trace, searching, family)
 
     @jit_alloc
     def traced_entry(
@@ -619,7 +631,7 @@ def _family_kernels(family: int, searching: bool) -> FamilyKernels:
             family,
         )
 
-    return FamilyKernels(batch_entry, traced_entry)
+    return FamilyKernels(hands_entry, matches_entry, traced_entry)
 
 
 KERNELS = {
@@ -635,7 +647,6 @@ def kernels(P: np.ndarray, kinds: np.ndarray) -> FamilyKernels:
 
 
 NO_TRACE = np.zeros((0, MAX_ACTIONS), dtype=np.int32)
-NO_MATCHES = np.zeros((0, X_SIZE), dtype=np.int64)
 
 
 def play_hands(
@@ -657,17 +668,16 @@ def play_hands(
     kernel releases the GIL); rows never depend on the split. A row whose ``R_N_ACTIONS`` is -1 met
     an illegal choice of a policy.
     """
-    kernel = kernels(P, kinds).batch
+    kernel = kernels(P, kinds).hands
     n = out.shape[0]
     threads = max(1, min(threads, n // BLOCK))
     if threads == 1:
-        kernel(P, STR, kinds, params, seed, first, NO_MATCHES, out, trace, 0, n)
+        kernel(P, STR, kinds, params, seed, first, out, trace, 0, n)
         return
     bounds = [n * k // threads for k in range(threads + 1)]
 
     def part(k: int) -> None:
-        lo, hi = bounds[k], bounds[k + 1]
-        kernel(P, STR, kinds, params, seed, first, NO_MATCHES, out, trace, lo, hi)
+        kernel(P, STR, kinds, params, seed, first, out, trace, bounds[k], bounds[k + 1])
 
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(part, range(threads)))
@@ -685,10 +695,8 @@ def play_matches(
     trace: np.ndarray = NO_TRACE,
 ) -> int:
     """Whole matches of any preset (see :func:`_matches`)."""
-    if match_rows.shape[0] == 0:
-        return 0
-    kernel = kernels(P, kinds).batch
-    return int(kernel(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace, 0, 0))
+    kernel = kernels(P, kinds).matches
+    return int(kernel(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace))
 
 
 def hand_traced(
