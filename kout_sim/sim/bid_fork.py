@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +34,7 @@ from ..io.store import Store, opened
 from ..players.kinds import KIND_ISMCTS
 from ..rules import Rules, get_rules
 from .batch import Players, check_count, check_seed, check_workers, lineup_of
-from .fork import write_table
+from .fork import fork_chunks, write_table
 from .run import git_revision
 
 BID_CHUNK = 5_000  # hands per kernel call: at most 82 MB of records (MAX_BID_FORKS rows a hand)
@@ -73,32 +72,11 @@ def bid_fork_records(
     check_count("hands", n_hands)
     check_seed(seed)
     workers = check_workers(workers)
-    P, STR = tables_of(rules)
     room = FK.MAX_BID_FORKS if every else FK.MAX_FIRST_BID_FORKS
     mode = FK.MODE_BID_EVERY if every else FK.MODE_BID_FIRST
-    starts = list(range(first, first + n_hands, BID_CHUNK))
-
-    def chunk(start: int) -> np.ndarray:
-        size = min(BID_CHUNK, first + n_hands - start)
-        out = np.zeros((size, room, FK.F_SIZE), dtype=np.int64)
-        counts = np.zeros(size, dtype=np.int64)
-        FK.fork_hands(P, STR, kinds, params, seed, start, out, counts, mode)
-        if (counts == -1).any():
-            raise RuntimeError("a policy chose an illegal action")
-        if (counts < 0).any():
-            raise RuntimeError(f"a hand has more than {room} bid fork branches")
-        used = np.arange(room)[None, :] < counts[:, None]
-        return out[used]
-
-    if workers == 1 or len(starts) == 1:
-        parts = [chunk(s) for s in starts]
-    else:
-        with ThreadPoolExecutor(workers) as pool:
-            parts = list(pool.map(chunk, starts))
-    records = np.concatenate(parts)
-    if records[:, FK.F_ILLEGAL].any():
-        raise RuntimeError("a policy chose an illegal action in a bid fork")
-    return records
+    return fork_chunks(
+        rules, kinds, params, seed, first, n_hands, mode, room, BID_CHUNK, workers, "bid fork"
+    )
 
 
 def hand_features(cards: np.ndarray, jokers: np.ndarray) -> dict[str, np.ndarray]:

@@ -68,18 +68,41 @@ def fork_records(
     workers = check_workers(workers)
     if lead_only is None:
         lead_only = default_lead_only(rules)
+    mode = FK.MODE_JOKER_LEAD if lead_only else FK.MODE_JOKER_ANY
+    return fork_chunks(
+        rules, kinds, params, seed, first, n_hands, mode, FK.MAX_FORKS, FORK_CHUNK, workers, "fork"
+    )
+
+
+def fork_chunks(
+    rules: Rules,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    seed: int,
+    first: int,
+    n_hands: int,
+    mode: int,
+    room: int,
+    chunk_size: int,
+    workers: int,
+    what: str,
+) -> np.ndarray:
+    """The fork records of ``mode`` (:func:`kout_sim.drivers.fork.fork_hands`) of hands ``first ..
+    first + n_hands``, played in chunks of ``chunk_size`` hands over ``workers`` threads, in stream
+    order; ``room`` records a hand at most, ``what`` names the forks in the errors."""
     P, STR = tables_of(rules)
-    starts = list(range(first, first + n_hands, FORK_CHUNK))
+    starts = list(range(first, first + n_hands, chunk_size))
 
     def chunk(start: int) -> np.ndarray:
-        size = min(FORK_CHUNK, first + n_hands - start)
-        out = np.zeros((size, FK.MAX_FORKS, FK.F_SIZE), dtype=np.int64)
+        size = min(chunk_size, first + n_hands - start)
+        out = np.zeros((size, room, FK.F_SIZE), dtype=np.int64)
         counts = np.zeros(size, dtype=np.int64)
-        mode = FK.MODE_JOKER_LEAD if lead_only else FK.MODE_JOKER_ANY
         FK.fork_hands(P, STR, kinds, params, seed, start, out, counts, mode)
-        if (counts < 0).any():
+        if (counts == -1).any():
             raise RuntimeError("a policy chose an illegal action")
-        used = np.arange(FK.MAX_FORKS)[None, :] < counts[:, None]
+        if (counts < 0).any():
+            raise RuntimeError(f"a hand has more than {room} {what} branches")
+        used = np.arange(room)[None, :] < counts[:, None]
         return out[used]
 
     if workers == 1 or len(starts) == 1:
@@ -89,7 +112,7 @@ def fork_records(
             parts = list(pool.map(chunk, starts))
     records = np.concatenate(parts)
     if records[:, FK.F_ILLEGAL].any():
-        raise RuntimeError("a policy chose an illegal action in a fork")
+        raise RuntimeError(f"a policy chose an illegal action in a {what}")
     return records
 
 
