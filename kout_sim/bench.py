@@ -43,7 +43,7 @@ def bench(
     check_seed(seed)
     if isinstance(repeats, bool) or not isinstance(repeats, int) or not 1 <= repeats <= 1_000:
         raise ValueError(f"repeats must be an integer in 1..1,000, got {repeats!r}")
-    if any(spec.name == "ismcts" for spec in lineup.seats):
+    if any(spec.type.searching for spec in lineup.seats):
         return bench_search(rules, lineup, positions=repeats * 4, seed=seed)
     workers = check_workers(workers)
     if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_BENCH_HANDS:
@@ -107,9 +107,10 @@ def bench_search(
     """
     from .engine.game import legal_mask
     from .players.ismcts import N_INT_ROWS, SEARCH
+    from .players.pimc import PIMC
 
     P, STR = tables_of(rules)
-    spec = next(s for s in lineup.seats if s.name == "ismcts")
+    spec = next(s for s in lineup.seats if s.type.searching)
     family = rules.preset.family
     prm = Lineup((spec,)).params(family)[0]
     iterations = int(prm[0])
@@ -118,7 +119,18 @@ def bench_search(
     value = np.empty(iterations + 2, dtype=np.float64)
     rng = np.zeros(4, dtype=np.uint64)
     fam = int(P[L.P_FAMILY])
-    search = SEARCH[fam]
+    if spec.name == "pimc":
+        pimc = PIMC[fam]
+
+        def decide(S: np.ndarray, mask: int) -> None:
+            pimc(S, P, STR, MS, rng, prm, mask)
+
+    else:
+        search = SEARCH[fam]
+
+        def decide(S: np.ndarray, mask: int) -> None:
+            search(S, P, STR, MS, rng, prm, mask, nodes, value)
+
     times: list[float] = []
     for index, S in heuristic_leads(rules, seed, MID_HAND_TRICK):
         if len(times) == positions:
@@ -127,9 +139,9 @@ def bench_search(
         if mask & (mask - 1) == 0:
             continue
         rng[:] = np.arange(1, 5, dtype=np.uint64) * np.uint64(index)
-        search(S.copy(), P, STR, MS, rng, prm, mask, nodes, value)  # compile / warm up
+        decide(S.copy(), mask)  # compile / warm up
         t0 = time.perf_counter()
-        search(S.copy(), P, STR, MS, rng, prm, mask, nodes, value)
+        decide(S.copy(), mask)
         times.append(time.perf_counter() - t0)
     per = statistics.median(times)
     return {
@@ -137,10 +149,12 @@ def bench_search(
         "players": lineup.describe(),
         "position": f"lead of trick {MID_HAND_TRICK + 1}, heuristic play before it",
         "positions": positions,
-        "iterations": iterations,
+        ("samples" if spec.name == "pimc" else "iterations"): iterations,
         "ms_per_decision": round(per * 1000, 3),
         "ms_per_decision_max": round(max(times) * 1000, 3),
-        "iterations_per_second": round(iterations / per),
+        ("samples_per_second" if spec.name == "pimc" else "iterations_per_second"): round(
+            iterations / per
+        ),
         "version": __version__,
     }
 

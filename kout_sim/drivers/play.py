@@ -116,7 +116,7 @@ from ..engine.layout import (
 )
 from ..engine.match import apply_hand, new_match
 from ..engine.rng import LANE_DEAL, LANE_PLAY, below, seed_stream
-from ..players.kinds import KIND_ISMCTS
+from ..players.kinds import searches
 from ..players.policy import choose, workspace
 from ..players.registry import N_PARAMS
 
@@ -643,7 +643,7 @@ KERNELS = {
 
 def kernels(P: np.ndarray, kinds: np.ndarray) -> FamilyKernels:
     """The entry points for the preset of ``P`` and the line-up ``kinds``."""
-    return KERNELS[int(P[P_FAMILY]), bool((kinds == KIND_ISMCTS).any())]
+    return KERNELS[int(P[P_FAMILY]), searches(kinds)]
 
 
 NO_TRACE = np.zeros((0, MAX_ACTIONS), dtype=np.int32)

@@ -14,7 +14,8 @@ from ..engine.layout import FAMILY_BALOOT, PH_AUCTION, S_PHASE
 from ..engine.rng import below
 from .heuristic import choose_heuristic
 from .ismcts import N_INT_ROWS, search_baloot, search_kout
-from .kinds import KIND_HEURISTIC, KIND_ISMCTS, KIND_RANDOM
+from .kinds import KIND_HEURISTIC, KIND_ISMCTS, KIND_PIMC, KIND_RANDOM
+from .pimc import pimc_baloot, pimc_kout
 
 
 @jit_leaf
@@ -59,6 +60,10 @@ def choose(
         if family == FAMILY_BALOOT:
             return search_baloot(S, P, STR, MS, rng, prm, mask, nodes, value)
         return search_kout(S, P, STR, MS, rng, prm, mask, nodes, value)
+    if searching and kind == KIND_PIMC:
+        if family == FAMILY_BALOOT:
+            return pimc_baloot(S, P, STR, MS, rng, prm, mask)
+        return pimc_kout(S, P, STR, MS, rng, prm, mask)
     return -1
 
 

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 from .baloot_heuristic import BALOOT_PARAMS
 from .ismcts import ISMCTS_PARAMS
-from .kinds import KIND_HEURISTIC, KIND_ISMCTS, KIND_RANDOM, Param
+from .kinds import KIND_HEURISTIC, KIND_ISMCTS, KIND_PIMC, KIND_RANDOM, SEARCH_KINDS, Param
 from .kout_heuristic import KOUT_PARAMS
+from .pimc import PIMC_PARAMS
 
 N_PARAMS = 32  # float64 slots per seat in the kernels' parameter rows (16.. : a search's rollouts)
 
@@ -25,6 +26,11 @@ class PlayerType:
     summary: str
     params: dict[str, tuple[Param, ...]]
     rollout: str | None = None  # player whose default row fills slots ROLLOUT.. (searches)
+
+    @property
+    def searching(self) -> bool:
+        """Does the policy search (its line-ups use the drivers compiled with the searches)?"""
+        return self.kind in SEARCH_KINDS
 
     def params_for(self, family: str) -> tuple[Param, ...]:
         """The policy's parameters in game family ``family`` (none if it has none there)."""
@@ -61,6 +67,14 @@ PLAYERS: dict[str, PlayerType] = {
         KIND_ISMCTS,
         "single-observer information set Monte Carlo tree search with heuristic rollouts",
         {"kout": ISMCTS_PARAMS, "baloot": ISMCTS_PARAMS},
+        rollout="heuristic",
+    ),
+    "pimc": PlayerType(
+        "pimc",
+        KIND_PIMC,
+        "perfect-information Monte Carlo: the hidden hands sampled, each sample solved double "
+        "dummy, the card best over the samples (calls by the heuristic)",
+        {"kout": PIMC_PARAMS, "baloot": PIMC_PARAMS},
         rollout="heuristic",
     ),
 }

@@ -22,7 +22,7 @@ from ..drivers.play import play_matches as _play_matches
 from ..engine import layout as L
 from ..engine.tables import tables_of
 from ..players import Lineup, parse_lineup
-from ..players.kinds import KIND_ISMCTS
+from ..players.kinds import SEARCH_KINDS, searches
 from ..players.registry import policy_family
 from ..rules import Rules
 
@@ -123,7 +123,7 @@ def prepare(
     and progress bars started after this measure the play alone.
     """
     lineup = lineup_of(rules, players)
-    searching = bool((lineup.kinds == KIND_ISMCTS).any())
+    searching = searches(lineup.kinds)
     family = rules.preset.family
     # the drivers are per family, not per preset; the solver is one for every preset
     key = (policy_family(family), unit, searching, solve)
@@ -132,7 +132,7 @@ def prepare(
     P, STR = tables_of(rules)
     kinds = lineup.kinds
     params = lineup.params(family)
-    params[kinds == KIND_ISMCTS, 0] = 1  # one search iteration: the same kernels, at once
+    params[np.isin(kinds, SEARCH_KINDS), 0] = 1  # one iteration / sample: the same kernels, at once
     error: list[BaseException] = []
     compiled = threading.Event()  # the drivers (and the solver) are ready
 

@@ -236,7 +236,7 @@ def duel(
     unit = "hands" if hands is not None else "matches"
     count = check_count(unit, hands if hands is not None else matches)
     check_seed(seed)
-    searching = any(seat.name == "ismcts" for seat in (a, b))
+    searching = any(seat.type.searching for seat in (a, b))
     if log is not None and searching:
         cores = check_workers(workers)
         guess = estimate(preset, [str(a), str(b)], unit, count, seed, cores, options)

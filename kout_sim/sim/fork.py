@@ -28,7 +28,7 @@ from ..engine import layout as L
 from ..engine.tables import tables_of
 from ..io.schema import BRANCHES, POSITION_COLUMNS
 from ..io.store import Manifest, Store, one_line, opened
-from ..players.kinds import KIND_ISMCTS
+from ..players.kinds import searches
 from ..rules import Rules, get_rules
 from .batch import Players, check_count, check_seed, check_workers, lineup_of
 from .run import git_revision
@@ -46,7 +46,7 @@ def _check(rules: Rules, players: Players) -> tuple[np.ndarray, np.ndarray]:
     if rules.preset.family == "baloot":
         raise ValueError(f"joker forks need a Kout preset (jokers); {rules.name} has none")
     lineup = lineup_of(rules, players)
-    if (lineup.kinds == KIND_ISMCTS).any():
+    if searches(lineup.kinds):
         raise ValueError("joker forks play every branch on with random or heuristic players")
     return lineup.kinds, lineup.params(rules.preset.family)
 

@@ -52,6 +52,7 @@ from ..io.store import (
 from ..io.store import (
     write_options as write_options,
 )
+from ..players.registry import PLAYERS
 from ..rules import Rules, get_rules
 from .batch import (
     Players,
@@ -265,7 +266,7 @@ SEARCH_STEP_HANDS = 2
 
 
 def _searching(spec: RunSpec) -> bool:
-    return any(p.split(":", 1)[0] == "ismcts" for p in spec.players)
+    return any(PLAYERS[p.split(":", 1)[0]].searching for p in spec.players)
 
 
 STOP_HANDS = 20_000
@@ -555,7 +556,7 @@ def simulate(
     if out is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         out = Path("data") / "runs" / f"{preset}-seed{seed}-{stamp}"
-    searching = any(seat.name == "ismcts" for seat in lineup.seats)
+    searching = any(seat.type.searching for seat in lineup.seats)
     if unit == "hands":
         shard_size = SHARD_HANDS_ACTIONS if actions else SHARD_HANDS
         if searching:

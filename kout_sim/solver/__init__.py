@@ -5,7 +5,7 @@ when all hands are known and both sides play perfectly: tricks (Kout, every tric
 1.11 / 2.9 early stop ignored) or card points with the last trick's 10 (Baloot, RULES.md 3.6.1).
 A Bahraini line that ends in a forced joker lead (RULES.md 2.8) is worth :data:`LOSS` (-1) to the
 bidding team when its own player is forced, ``n_tricks + 1`` when a defender is: worse, or better,
-than any number of tricks. The kernels are in :mod:`._kernels`; :class:`Solver` owns the tables
+than any number of tricks. The kernels are in :mod:`kout_sim.engine.dd`; :class:`Solver` owns the tables
 they share (one transposition table, allocated once, reused solve after solve).
 """
 
@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import dd as K
 from ..engine import layout as L
 from ..engine.tables import tables_of
 from ..rules import Rules
-from . import _kernels as K
 
 LOSS = -1
 """Kout value of a line in which the bidding team's player must lead his lone joker (RULES.md 2.8)."""
@@ -104,7 +104,7 @@ class Solver:
         return values
 
     def solve_rows(self, X: np.ndarray, par: bool = True) -> np.ndarray:
-        """Solve each hand of ``X`` (``int64[h, X_SIZE]``, see :mod:`._kernels`) from its first
+        """Solve each hand of ``X`` (``int64[h, X_SIZE]``, see :mod:`kout_sim.engine.dd`) from its first
         lead: ``int64[h, O_SIZE]`` (the value, and with ``par`` the Kout par contract and trump)."""
         out = np.zeros((len(X), K.O_SIZE), dtype=np.int64)
         K.solve_rows(

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
+from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,6 +14,7 @@ import pytest
 from kout_sim import cards as C
 from kout_sim.engine import layout as L
 from kout_sim.engine.game import legal_mask
+from kout_sim.engine.step import NumbaHand, actions_of_mask
 from kout_sim.engine.tables import tables_of
 from kout_sim.players import parse_lineup
 from kout_sim.players.ismcts import N_INT_ROWS, SEARCH
@@ -57,10 +61,9 @@ def test_search_plugs_into_the_batch_driver() -> None:
     assert (rows[:, L.R_N_ACTIONS] > 0).all()
 
 
-@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4", "baloot"])
-def test_decision_ignores_hidden_cards_the_seat_cannot_know(preset: str) -> None:
+def check_hidden_swaps(preset: str, decide: Callable[[np.ndarray, np.ndarray], int]) -> None:
     """Permuting the other seats' hidden cards within what the deciding seat knows (same class,
-    both seats allowed to hold it) changes neither its information nor its decision."""
+    both seats allowed to hold it) changes neither its information nor ``decide(S, rng)``."""
     rnd = random.Random(5)
     checked = 0
     for i, pos in enumerate(random_positions(preset, 40, 77)):
@@ -88,8 +91,8 @@ def test_decision_ignores_hidden_cards_the_seat_cannot_know(preset: str) -> None
                 S2[L.S_HAND + s2] = h2 ^ (1 << a) ^ (1 << b)
                 for x, y in zip(base, constraints_of(pos, S2, seat)):
                     assert np.array_equal(x, y)
-                one = _search(preset, S, rng_of(13, i))
-                two = _search(preset, S2, rng_of(13, i))
+                one = decide(S, rng_of(13, i))
+                two = decide(S2, rng_of(13, i))
                 assert one == two, f"position {i}: decision {one} became {two}"
                 checked += 1
                 swapped = True
@@ -99,6 +102,11 @@ def test_decision_ignores_hidden_cards_the_seat_cannot_know(preset: str) -> None
         if checked >= 8:
             break
     assert checked >= 5
+
+
+@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4", "baloot"])
+def test_decision_ignores_hidden_cards_the_seat_cannot_know(preset: str) -> None:
+    check_hidden_swaps(preset, lambda S, rng: _search(preset, S, rng))
 
 
 # ---- positions with one clearly right move ------------------------------------------------------
@@ -112,13 +120,8 @@ CLEAR = {
 }
 
 
-@pytest.mark.parametrize("case_id", sorted(CLEAR))
-def test_search_finds_the_clearly_right_move(case_id: str) -> None:
-    import json
-    from pathlib import Path
-
-    from kout_sim.engine.step import NumbaHand, actions_of_mask
-
+def clear_position(case_id: str) -> tuple[str, NumbaHand]:
+    """The preset and the hand of a scenario of ``decisions_kout.json`` at its decision."""
     cases = json.loads(
         (Path(__file__).parent.parent / "scenarios" / "decisions_kout.json").read_text()
     )["cases"]
@@ -128,5 +131,11 @@ def test_search_finds_the_clearly_right_move(case_id: str) -> None:
     hand = NumbaHand(rules, record["dealer"], hands)
     for action in [*record.get("calls", []), record["trump"], *record.get("plays", [])]:
         hand.apply(action)
-    action = _search(record["rules"], hand.S, rng_of(21, 0), "ismcts:reward=2")
+    return record["rules"], hand
+
+
+@pytest.mark.parametrize("case_id", sorted(CLEAR))
+def test_search_finds_the_clearly_right_move(case_id: str) -> None:
+    preset, hand = clear_position(case_id)
+    action = _search(preset, hand.S, rng_of(21, 0), "ismcts:reward=2")
     assert actions_of_mask(hand.phase, 1 << action)[0] == CLEAR[case_id]

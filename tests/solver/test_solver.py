@@ -299,8 +299,8 @@ def test_relative_rank_keys_do_not_change_values(preset: str) -> None:
     and the tricks taken, 2.9) give the values of a table keyed on the cards themselves, on
     whole hands from the third trick."""
     from kout_sim.bench import first_leads
+    from kout_sim.engine import dd as K
     from kout_sim.solver import Solver
-    from kout_sim.solver import _kernels as K
 
     rules = get_rules(preset)
     relative, absolute = Solver(rules), Solver(rules)
@@ -313,8 +313,8 @@ def _trick_start_bounds(preset: str, record: dict[str, Any]) -> tuple[int, int, 
     """The bounds the search uses at a trick start (:func:`bounds`, then the sure tricks and the
     trump ladder), and the exact future value of the reference twin (its sentinels as the
     kernel's)."""
+    from kout_sim.engine import dd as K
     from kout_sim.solver import Solver
-    from kout_sim.solver import _kernels as K
 
     rules, S = position_of(record)
     solver = Solver(rules, tt_bits=10)
@@ -394,7 +394,7 @@ def test_bj_bound_needs_the_trump_ace_gone() -> None:
     the last trick, where seat 0's BJ falls under seat 1's last card. With that card the trump Ace
     the bidding team takes nothing more, and no BJ bound may claim a trick; with the Ace gone (RJ
     gone too) BJ is the top card and takes the last trick: the bound holds it, sharply."""
-    from kout_sim.solver import _kernels as K
+    from kout_sim.engine import dd as K
 
     for seat1, future in (("AS", 0), ("6S", 1)):
         solver, S = _kout_bo_endgame([["BJ", "7H"], [seat1, "9H"], ["7C", "8C"], ["TH", "JH"]])

@@ -30,10 +30,10 @@ from numba import types
 from numba.core import cgutils as _cgutils
 from numba.extending import intrinsic
 
-from ..engine import baloot as B
-from ..engine import kout as K
-from ..engine._jit import _NO_NRT, highest_bit, jit, lowest_bit, popcount
-from ..engine.layout import (
+from . import baloot as B
+from . import kout as K
+from ._jit import _NO_NRT, highest_bit, jit, lowest_bit, popcount
+from .layout import (
     B_CARD_PTS,
     B_CLOSED,
     B_MODE,

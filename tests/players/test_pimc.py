@@ -1,0 +1,183 @@
+"""PIMC: legal everywhere, exactly the documented sum over sampled deals, no information leak."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kout_sim.engine import layout as L
+from kout_sim.engine.game import legal_mask
+from kout_sim.engine.step import actions_of_mask
+from kout_sim.engine.tables import tables_of
+from kout_sim.players import parse_lineup
+from kout_sim.players import sampler as SP
+from kout_sim.players.heuristic import choose_heuristic
+from kout_sim.players.pimc import PIMC, ROLLOUT, baloot_threshold
+from kout_sim.rules import get_rules
+from kout_sim.sim import play_hands, play_matches
+from kout_sim.solver import Solver
+
+from .test_ismcts import CLEAR, check_hidden_swaps, clear_position
+from .test_sampler import random_positions, rng_of
+
+FAST = ["kout_bo_4", "kout_bh_4", "kout_bh_6", "baloot"]
+"""Presets whose mid-hand solves take milliseconds (kout_bo_6 takes seconds at its first leads)."""
+
+
+def _row(preset: str, spec: str) -> np.ndarray:
+    rules = get_rules(preset)
+    lineup = parse_lineup(spec, rules.n_players, rules.preset.family)
+    row: np.ndarray = lineup.params(rules.preset.family)[0]
+    return row
+
+
+def _decide(preset: str, S: np.ndarray, rng: np.ndarray, spec: str = "pimc:samples=4") -> int:
+    rules = get_rules(preset)
+    P, STR = tables_of(rules)
+    fam = int(P[L.P_FAMILY])
+    mask = int(legal_mask(S, P, STR, fam))
+    MS = np.zeros(L.M_SIZE, dtype=np.int64)
+    action = int(PIMC[fam](S.copy(), P, STR, MS, rng, _row(preset, spec), mask))
+    assert (mask >> action) & 1, "PIMC chose an illegal action"
+    return action
+
+
+def _play_positions(preset: str, count: int, seed: int, late: int = 0) -> list[np.ndarray]:
+    """States in the play phase with a choice of cards (at least ``late`` tricks done)."""
+    out = []
+    for pos in random_positions(preset, count * (40 if late else 4), seed):
+        S = pos.S
+        P, STR = tables_of(pos.rules)
+        if S[L.S_PHASE] != L.PH_PLAY or S[L.S_N_DONE] < late:
+            continue
+        mask = int(legal_mask(S, P, STR, int(P[L.P_FAMILY])))
+        if mask & (mask - 1):
+            out.append(S.copy())
+        if len(out) == count:
+            break
+    return out
+
+
+@pytest.mark.parametrize("preset", [*FAST, "kout_bo_6"])
+@pytest.mark.parametrize("objective", [0, 1, 2])
+def test_pimc_chooses_legal_cards(preset: str, objective: int) -> None:
+    late = 5 if preset == "kout_bo_6" else 0  # its first leads take seconds a solve
+    positions = _play_positions(preset, 6, 31, late)
+    assert len(positions) >= 3
+    for i, S in enumerate(positions):
+        _decide(preset, S, rng_of(3, i), f"pimc:samples=3,objective={objective}")
+
+
+def _oracle(preset: str, S: np.ndarray, rng: np.ndarray, samples: int, objective: int) -> int:
+    """The documented rule in plain Python over the same sampled deals: the heuristic's card first
+    (its draw), then per sample the solver's value of each card for the seat's team, capped at
+    the contract's need (objective 0), plain (1) or made / beaten (2); the best sum, ties to the
+    heuristic's card, else the lowest card."""
+    rules = get_rules(preset)
+    P, STR = tables_of(rules)
+    fam = int(P[L.P_FAMILY])
+    mask = int(legal_mask(S, P, STR, fam))
+    MS = np.zeros(L.M_SIZE, dtype=np.int64)
+    prm = _row(preset, f"pimc:samples={samples},objective={objective}")
+    heuristic = int(choose_heuristic(S, P, STR, MS, rng, prm[ROLLOUT:], mask, fam))
+    solver = Solver(rules, tt_bits=14)
+    seat = int(S[L.S_TO_ACT])
+    mine = (seat & 1) == (int(S[L.S_BIDDER]) & 1)
+    if solver.baloot:
+        total = 10 + sum(int(STR[L.T_POINTS + S[L.S_TRUMP], c]) for c in _cards(int(P[L.P_DECK])))
+        target = _baloot_target(S, total, rules.options.get("tie", "split"))
+    else:
+        total = rules.n_tricks
+        target = int(S[L.S_HIGH_BID])
+    need = target if mine else total - target + 1
+    sums = {card: 0 for card in _cards(mask)}
+    D = np.zeros(L.S_SIZE, dtype=np.int64)
+    for _ in range(samples):
+        assert SP.determinize(S, P, STR, seat, rng, D) == 0
+        for card, v in solver.card_values(D).items():
+            mine_v = v if mine else total - v
+            if objective == 0:
+                mine_v = min(mine_v, need)
+            elif objective == 2:
+                mine_v = int(mine_v >= need)
+            sums[card] += mine_v
+    best = max(sums.values())
+    if sums[heuristic] == best:
+        return heuristic
+    return min(c for c, s in sums.items() if s == best)
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(64) if (mask >> c) & 1]
+
+
+def _baloot_target(S: np.ndarray, total: int, tie: str) -> int:
+    """RULES.md 3.6.3 for an unraised contract: the buyer's team makes it with more than the other
+    team's card points + raw projects + 20 per Baloot (a tie as the ``tie`` option says)."""
+    assert int(S[L.B_DOUBLE]) == 1 and int(S[L.B_GAHWA]) == 0
+    buyer = int(S[L.S_BIDDER]) & 1
+    sun = int(S[L.B_MODE]) == L.MODE_SUN
+    bal = int(S[L.B_BALOOT_SEAT])
+    big = [int(S[L.B_PROJ_RAW + t]) + (20 if bal >= 0 and bal % 2 == t else 0) for t in (0, 1)]
+    tie_fails = tie == "buyer_loses" or (tie == "buyer_loses_hokum_only" and not sun)
+    for p in range(total + 1):
+        mine, other = p + big[buyer], total - p + big[1 - buyer]
+        if mine > other or (mine == other and not tie_fails):
+            return p
+    return total + 1
+
+
+@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4", "baloot"])
+@pytest.mark.parametrize("objective", [0, 1, 2])
+def test_pimc_plays_the_best_sum_over_its_samples(preset: str, objective: int) -> None:
+    """The kernel's card is the documented rule computed apart (the solver's per-card values over
+    the same sampled deals, the same tie-break)."""
+    checked = 0
+    for i, S in enumerate(_play_positions(preset, 10, 7 + objective)):
+        if preset == "baloot" and (int(S[L.B_DOUBLE]) != 1 or int(S[L.B_GAHWA]) != 0):
+            continue
+        got = _decide(preset, S, rng_of(9, i), f"pimc:samples=5,objective={objective}")
+        assert got == _oracle(preset, S, rng_of(9, i), 5, objective), f"position {i}"
+        checked += 1
+    assert checked >= 6
+
+
+@pytest.mark.parametrize("tie", ["split", "buyer_loses"])
+def test_baloot_threshold_is_the_fewest_points_that_make_rule_3_6_3(tie: str) -> None:
+    rules = get_rules("baloot", {"tie": tie})
+    P, STR = tables_of(rules)
+    checked = 0
+    for pos in random_positions("baloot", 60, 4, tie=tie):
+        S = pos.S
+        if S[L.S_PHASE] != L.PH_PLAY or S[L.B_DOUBLE] != 1 or S[L.B_GAHWA] != 0:
+            continue
+        total = 10 + sum(int(STR[L.T_POINTS + S[L.S_TRUMP], c]) for c in _cards(int(P[L.P_DECK])))
+        assert total == (130 if S[L.B_MODE] == L.MODE_SUN else 162)
+        got = baloot_threshold(S, P, total, np.zeros(L.S_SIZE, dtype=np.int64))
+        assert got == _baloot_target(S, total, tie)
+        checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4", "baloot"])
+def test_pimc_plugs_into_the_drivers(preset: str) -> None:
+    # RULES.md 0.5: the drivers raise if a policy chose an illegal action
+    rules = get_rules(preset)
+    rows = play_hands(rules, 3, 2, ["pimc:samples=2", "heuristic"], workers=1)
+    assert (rows[:, L.R_N_ACTIONS] > 0).all()
+    matches, _, _ = play_matches(
+        rules, 1, 2, ["heuristic", "pimc:samples=1,objective=2"], workers=1
+    )
+    assert matches[0, L.X_WINNER] in (0, 1)
+
+
+@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4", "baloot"])
+def test_pimc_ignores_hidden_cards_the_seat_cannot_know(preset: str) -> None:
+    check_hidden_swaps(preset, lambda S, rng: _decide(preset, S, rng, "pimc:samples=3"))
+
+
+@pytest.mark.parametrize("case_id", sorted(CLEAR))
+def test_pimc_finds_the_clearly_right_move(case_id: str) -> None:
+    preset, hand = clear_position(case_id)
+    action = _decide(preset, hand.S, rng_of(21, 0))
+    assert actions_of_mask(hand.phase, 1 << action)[0] == CLEAR[case_id]
