@@ -19,18 +19,20 @@ from .position import Position, read_position
 from .report import OBJECTIVES, format_table, summarize
 
 DEFAULT_SAMPLES = {
-    ("dd", "kout_bo"): 4,
-    ("dd", "kout_bh"): 16,
-    ("dd", "baloot"): 8,
-    ("heuristic", "kout_bo"): 400,
-    ("heuristic", "kout_bh"): 400,
-    ("heuristic", "baloot"): 400,
-    ("ismcts", "kout_bo"): 2,
-    ("ismcts", "kout_bh"): 2,
-    ("ismcts", "baloot"): 2,
+    ("dd", "kout_bo"): 3,
+    ("dd", "kout_bh"): 10,
+    ("dd", "baloot"): 3,
+    ("heuristic", "kout_bo"): 1200,
+    ("heuristic", "kout_bh"): 1200,
+    ("heuristic", "baloot"): 2500,
+    ("ismcts", "kout_bo"): 1,
+    ("ismcts", "kout_bh"): 1,
+    ("ismcts", "baloot"): 1,
 }
-"""Samples of a decision when none are asked for: about a second for a call decision of a
-4-seat preset on one core (measured: docs/advise.md). The 6-seat presets take longer."""
+"""Samples of a decision when none are asked for: about a second for the first call of a random
+4-seat deal on one core of the shared machine (measured, docs/advise.md: double dummy about 380 ms
+a sample in kout_bo_4, 110 ms in kout_bh_4, 420 ms in Baloot; heuristic play-outs 0.8 ms in Kout,
+0.4 ms in Baloot; ``ismcts`` play-outs take seconds a sample). The 6-seat presets take longer."""
 
 _OBJECTIVE_TEXT = {
     "points": "mean net points of the seat's team",
