@@ -1,5 +1,5 @@
-"""The ``kout-sim`` command line: simulate, duel, bench, replay, study, report, verify, players,
-presets.
+"""The ``kout-sim`` command line: simulate, duel, bench, replay, study, report, verify, solve,
+advise, players, presets.
 
 Bad input exits with status 2 and a one-line ``error:`` message, never a traceback.
 """
@@ -274,6 +274,91 @@ def bench(
     else:
         for key, value in result.items():
             click.echo(f"{key:>28}: {value}")
+
+
+@main.command()
+@click.option(
+    "--record",
+    "record_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A partial hand record (JSON, docs/records.md): the advising seat's hand, the others null.",
+)
+@click.option("--preset", default=None, help="Short form: the rule preset (instead of --record).")
+@click.option("--option", "option", multiple=True, metavar="KEY=VALUE", help="Preset option.")
+@click.option(
+    "--hand", default=None, help='Short form: the seat\'s cards as dealt, "RJ AS KS ...".'
+)
+@click.option("--seat", type=int, default=None, help="The advising seat (must be the one to act).")
+@click.option("--dealer", type=int, default=None, help="Short form: the dealer's seat.")
+@click.option("--calls", default="", help='Short form: the calls so far, "pass 5".')
+@click.option("--trump", default=None, help="Short form: the trump suit, once named (Kout).")
+@click.option("--plays", default="", help="Short form: the cards played so far, in order.")
+@click.option("--face-up", "face_up", default=None, help="Short form, Baloot: the face-up card.")
+@click.option("--completion", default=None, help="Short form, Baloot: the seat's completion cards.")
+@click.option("--samples", type=COUNT, default=None, help="Sampled deals [about 1 s of a call].")
+@click.option(
+    "--eval",
+    "evaluation",
+    type=click.Choice(["dd", "heuristic", "ismcts"]),
+    default="dd",
+    show_default=True,
+    help="Double dummy, or play-outs by that player from each sampled deal.",
+)
+@click.option("--player", default=None, metavar="SPEC", help="Play-out player spec (with --eval).")
+@click.option(
+    "--objective",
+    type=click.Choice(["points", "win", "value"]),
+    default="points",
+    show_default=True,
+    help="What the advised option maximises: net points, P(win the hand), tricks / card points.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampled deals.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def advise(
+    record_file: str | None,
+    preset: str | None,
+    option: tuple[str, ...],
+    hand: str | None,
+    seat: int | None,
+    dealer: int | None,
+    calls: str,
+    trump: str | None,
+    plays: str,
+    face_up: str | None,
+    completion: str | None,
+    samples: int | None,
+    evaluation: str,
+    player: str | None,
+    objective: str,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """What should the seat to act call or play? Every legal call or card, on sampled deals of the
+    hidden hands (docs/advise.md)."""
+    from .advise import advise as run_advise
+    from .advise import format_table, short_record
+
+    try:
+        if record_file is not None:
+            if preset is not None or hand is not None:
+                _fail("give --record or the short form (--preset, --hand, ...), not both")
+            record = json.loads(Path(record_file).read_text(encoding="utf-8"))
+        else:
+            if preset is None or hand is None or seat is None or dealer is None:
+                _fail("give --record FILE, or --preset, --hand, --seat and --dealer")
+                return
+            record = short_record(
+                preset, hand, seat, dealer, calls=calls, trump=trump, plays=plays,
+                face_up=face_up, completion=completion, options=_parse_options(option),
+            )  # fmt: skip
+        result = run_advise(
+            record, samples=samples, eval=evaluation, seed=seed, seat=seat, player=player,
+            objective=objective,
+        )  # fmt: skip
+    except (OSError, ValueError) as exc:  # InvalidRecord, IllegalAction, JSON errors
+        _fail(" ".join(str(exc).split()))
+        return
+    click.echo(json.dumps(result) if as_json else format_table(result))
 
 
 @main.command()
