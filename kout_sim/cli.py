@@ -299,7 +299,7 @@ def bench(
 @click.option(
     "--eval",
     "evaluation",
-    type=click.Choice(["dd", "heuristic", "ismcts"]),
+    type=click.Choice(["dd", "heuristic", "ismcts", "pimc"]),
     default="dd",
     show_default=True,
     help="Double dummy, or play-outs by that player from each sampled deal.",

@@ -28,6 +28,9 @@ DEFAULT_SAMPLES = {
     ("ismcts", "kout_bo"): 1,
     ("ismcts", "kout_bh"): 1,
     ("ismcts", "baloot"): 1,
+    ("pimc", "kout_bo"): 1,
+    ("pimc", "kout_bh"): 1,
+    ("pimc", "baloot"): 1,
 }
 """Samples of a decision when none are asked for: about a second for the first call of a random
 4-seat deal on one core of the shared machine (measured, docs/advise.md: double dummy about 380 ms
@@ -103,7 +106,7 @@ def advise(
     samples
         Sampled deals (default: :data:`DEFAULT_SAMPLES`, about a second for a call decision).
     eval
-        ``"dd"`` double dummy, ``"heuristic"`` or ``"ismcts"``: play-outs by that player.
+        ``"dd"`` double dummy, ``"heuristic"``, ``"ismcts"`` or ``"pimc"``: play-outs by that player.
     seed
         Seeds the sampled deals and the play-outs.
     seat

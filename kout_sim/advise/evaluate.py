@@ -8,7 +8,7 @@ deal of a complete record) and each option (a call, or a card):
    Baloot calls included); a Kout bid names the option's trump if the advising seat ends as the
    bidder (RULES.md 1.4 / 2.4), the heuristic's trump when another seat overcalled;
 3. evaluate the play from the first lead (or from the card): ``dd`` solves it double dummy
-   (:class:`kout_sim.solver.Solver`), ``heuristic`` / ``ismcts`` play it out with that player on
+   (:class:`kout_sim.solver.Solver`), ``heuristic`` / ``ismcts`` / ``pimc`` play it out with that player on
    every seat;
 4. turn the outcome into the hand's points with the engine's own scoring
    (:func:`kout_sim.engine.kout._score_hand`, :func:`kout_sim.engine.baloot._score`).
@@ -38,7 +38,7 @@ LANE_SAMPLE = 11
 LANE_PLAY_OUT = 12
 """Random lane of the play after each sampled deal (the heuristic's auction, the play-outs)."""
 
-EVALS = ("dd", "heuristic", "ismcts")
+EVALS = ("dd", "heuristic", "ismcts", "pimc")
 
 
 @dataclass(frozen=True)

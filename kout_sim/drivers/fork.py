@@ -76,6 +76,7 @@ from ..engine.layout import (
     S_TRUMP,
 )
 from ..engine.rng import seed_stream
+from ..players.kinds import NO_SEARCH
 from ..players.policy import choose
 from .play import Context, context, deal_alone, new_lanes, play_hand, scratch_row
 
@@ -165,7 +166,7 @@ def play_on(
     of those decisions, or -1 if a policy chose an illegal action."""
     apply_action(S, ctx.P, ctx.STR, action, family)
     no_packed = np.empty(0, dtype=np.int32)
-    return play_hand(S, MS, rng, ctx, row, actions, legal, no_packed, -1, False, family)
+    return play_hand(S, MS, rng, ctx, row, actions, legal, no_packed, -1, NO_SEARCH, family)
 
 
 @jit_leaf
@@ -185,7 +186,7 @@ def _choose(
         mask,
         ctx.nodes,
         ctx.value,
-        False,
+        NO_SEARCH,
         family,
     )
 

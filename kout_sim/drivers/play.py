@@ -116,7 +116,7 @@ from ..engine.layout import (
 )
 from ..engine.match import apply_hand, new_match
 from ..engine.rng import LANE_DEAL, LANE_PLAY, below, seed_stream
-from ..players.kinds import searches
+from ..players.kinds import NO_SEARCH, SEARCH_ISMCTS, SEARCH_PIMC, search_class
 from ..players.policy import choose, workspace
 from ..players.registry import N_PARAMS
 
@@ -150,7 +150,7 @@ class Lanes(NamedTuple):
     cards: np.ndarray  # shuffle scratch
 
 
-def _make_play_hand(family: int, searching: bool) -> Callable[..., int]:
+def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
     """The play loop of one family and line-up class, compiled once as a function of its own.
 
     ``family`` and ``searching`` are closure constants, so numba prunes the other family's policies
@@ -217,10 +217,12 @@ def _make_play_hand(family: int, searching: bool) -> Callable[..., int]:
 
 # One module global per variant (a closure over a dispatcher is never a cache hit: rule 4 of
 # docs/compile.md); the dispatcher below picks one by its closure-constant arguments.
-_PLAY_KOUT = _make_play_hand(FAMILY_KOUT, False)
-_PLAY_KOUT_SEARCH = _make_play_hand(FAMILY_KOUT, True)
-_PLAY_BALOOT = _make_play_hand(FAMILY_BALOOT, False)
-_PLAY_BALOOT_SEARCH = _make_play_hand(FAMILY_BALOOT, True)
+_PLAY_KOUT = _make_play_hand(FAMILY_KOUT, NO_SEARCH)
+_PLAY_KOUT_ISMCTS = _make_play_hand(FAMILY_KOUT, SEARCH_ISMCTS)
+_PLAY_KOUT_PIMC = _make_play_hand(FAMILY_KOUT, SEARCH_PIMC)
+_PLAY_BALOOT = _make_play_hand(FAMILY_BALOOT, NO_SEARCH)
+_PLAY_BALOOT_ISMCTS = _make_play_hand(FAMILY_BALOOT, SEARCH_ISMCTS)
+_PLAY_BALOOT_PIMC = _make_play_hand(FAMILY_BALOOT, SEARCH_PIMC)
 
 
 @jit_leaf
@@ -234,7 +236,7 @@ def play_hand(
     legal: np.ndarray,
     packed: np.ndarray,
     limit: int,
-    searching: bool,
+    searching: int,
     family: int,
 ) -> int:
     """Play the hand in ``S`` to its end (or ``limit`` decisions, if >= 0), each decision made by
@@ -247,11 +249,15 @@ def play_hand(
     Returns the number of decisions, or -1 if a policy chose an illegal action.
     """
     if family == FAMILY_BALOOT:
-        if searching:
-            return _PLAY_BALOOT_SEARCH(S, MS, rng, ctx, row, actions, legal, packed, limit)
+        if searching == SEARCH_PIMC:
+            return _PLAY_BALOOT_PIMC(S, MS, rng, ctx, row, actions, legal, packed, limit)
+        if searching == SEARCH_ISMCTS:
+            return _PLAY_BALOOT_ISMCTS(S, MS, rng, ctx, row, actions, legal, packed, limit)
         return _PLAY_BALOOT(S, MS, rng, ctx, row, actions, legal, packed, limit)
-    if searching:
-        return _PLAY_KOUT_SEARCH(S, MS, rng, ctx, row, actions, legal, packed, limit)
+    if searching == SEARCH_PIMC:
+        return _PLAY_KOUT_PIMC(S, MS, rng, ctx, row, actions, legal, packed, limit)
+    if searching == SEARCH_ISMCTS:
+        return _PLAY_KOUT_ISMCTS(S, MS, rng, ctx, row, actions, legal, packed, limit)
     return _PLAY_KOUT(S, MS, rng, ctx, row, actions, legal, packed, limit)
 
 
@@ -438,7 +444,7 @@ def _hand_block(
     trace: np.ndarray,
     lo: int,
     hi: int,
-    searching: bool,
+    searching: int,
     family: int,
 ) -> None:
     P = ctx.P
@@ -470,7 +476,7 @@ def _hand_traced(
     score0: int,
     score1: int,
     limit: int,
-    searching: bool,
+    searching: int,
     family: int,
 ) -> int:
     """Hand ``index`` of :func:`play_hands`, with its deal, actions and legal masks traced.
@@ -498,7 +504,7 @@ def _matches(
     match_rows: np.ndarray,
     hand_rows: np.ndarray,
     trace: np.ndarray,
-    searching: bool,
+    searching: int,
     family: int,
 ) -> int:
     """Play ``len(match_rows)`` whole matches, match ``m`` on the streams of ``(seed, first + m)``.
@@ -558,7 +564,7 @@ class FamilyKernels(NamedTuple):
     hand_traced: Callable[..., int]
 
 
-def _family_kernels(family: int, searching: bool) -> FamilyKernels:
+def _family_kernels(family: int, searching: int) -> FamilyKernels:
     """Entry points with ``family`` and ``searching`` frozen in: numba prunes the other family's
     branches, and the search when no seat searches (it is by far the largest code to compile).
 
@@ -637,13 +643,13 @@ def _family_kernels(family: int, searching: bool) -> FamilyKernels:
 KERNELS = {
     (family, searching): _family_kernels(family, searching)
     for family in (FAMILY_KOUT, FAMILY_BALOOT)
-    for searching in (False, True)
+    for searching in (NO_SEARCH, SEARCH_ISMCTS, SEARCH_PIMC)
 }
 
 
 def kernels(P: np.ndarray, kinds: np.ndarray) -> FamilyKernels:
     """The entry points for the preset of ``P`` and the line-up ``kinds``."""
-    return KERNELS[int(P[P_FAMILY]), searches(kinds)]
+    return KERNELS[int(P[P_FAMILY]), search_class(kinds)]
 
 
 NO_TRACE = np.zeros((0, MAX_ACTIONS), dtype=np.int32)

@@ -19,11 +19,11 @@ import numpy as np
 from ..engine._jit import jit_alloc
 from ..engine.game import apply_action
 from ..engine.layout import FAMILY_BALOOT, FAMILY_KOUT, P_FAMILY
-from ..players.kinds import KIND_ISMCTS
+from ..players.kinds import NO_SEARCH, SEARCH_ISMCTS, SEARCH_PIMC, search_class
 from .play import context, play_hand, scratch_row
 
 
-def _make_entry(family: int, searching: bool) -> Callable[..., int]:
+def _make_entry(family: int, searching: int) -> Callable[..., int]:
     @jit_alloc
     def play_out_entry(
         S: np.ndarray,
@@ -54,7 +54,7 @@ def _make_entry(family: int, searching: bool) -> Callable[..., int]:
 _ENTRIES = {
     (family, searching): _make_entry(family, searching)
     for family in (FAMILY_KOUT, FAMILY_BALOOT)
-    for searching in (False, True)
+    for searching in (NO_SEARCH, SEARCH_ISMCTS, SEARCH_PIMC)
 }
 
 
@@ -74,6 +74,5 @@ def play_out(
     ``kinds``/``params``, every choice drawn from ``rng`` (uint64[4], advanced in place). ``MS`` is
     the match state (the score before the hand). Returns the number of decisions played after
     ``first``, or -1 if a policy chose an illegal action."""
-    searching = bool((kinds == KIND_ISMCTS).any())
-    entry = _ENTRIES[int(P[P_FAMILY]), searching]
+    entry = _ENTRIES[int(P[P_FAMILY]), search_class(kinds)]
     return int(entry(S, P, STR, MS, rng, kinds, params, first, limit))

@@ -14,9 +14,26 @@ SEARCH_KINDS = (KIND_ISMCTS, KIND_PIMC)
 """The kinds that search: their line-ups use the drivers compiled with the searches."""
 
 
+NO_SEARCH = 0
+SEARCH_ISMCTS = 1
+SEARCH_PIMC = 2
+"""Search classes of a line-up (closure constants of the drivers): no search seat; ISMCTS seats
+only; a PIMC seat (ISMCTS seats too, possibly). The double-dummy search PIMC runs is compiled only
+into the drivers of the last class: the ISMCTS drivers stay as cheap to compile as before."""
+
+
+def search_class(kinds: np.ndarray) -> int:
+    """The search class of the line-up ``kinds``."""
+    if (kinds == KIND_PIMC).any():
+        return SEARCH_PIMC
+    if (kinds == KIND_ISMCTS).any():
+        return SEARCH_ISMCTS
+    return NO_SEARCH
+
+
 def searches(kinds: np.ndarray) -> bool:
     """Does a seat of the line-up ``kinds`` search (ISMCTS or PIMC)?"""
-    return bool(np.isin(kinds, SEARCH_KINDS).any())
+    return search_class(kinds) != NO_SEARCH
 
 
 @dataclass(frozen=True)

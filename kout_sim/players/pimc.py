@@ -10,22 +10,34 @@ hand, so the player does not hide information nor gather it.
 
 What a sample's value is (``objective``):
 
-* 0, *towards the contract* (default): the team's tricks (Baloot: card points) capped at what
+* 0, *towards the contract*: the team's tricks (Baloot: card points) capped at what
   makes the contract (the bidding team) or beats it (the defenders): tricks past that are worth
   nothing in the score (RULES.md 1.10, 2.10, 3.6.3);
 * 1, *maximise*: the team's tricks (card points), uncapped;
-* 2, *make or beat*: 1 if the team makes (beats) the contract in the sample, else 0 (one null-window
-  search per card and sample, the cheapest).
+* 2, *make or beat* (default): 1 if the team makes (beats) the contract in the sample, else 0 (one
+  null-window search per card and sample, the cheapest);
+* 3, *points*: the hand's net points for the team (its points minus the other team's),
+  the sample's value scored by the engine's own scoring. Kout scores a hand by made or failed only
+  (RULES.md 1.10, 2.10), so in Kout this is objective 2 (same card, same cost); Baloot counts the
+  card points of a made contract (3.6.2, 3.6.3), so there every card is solved exactly and scored:
+  about eight times the cost of objective 2 (a 200-hand Baloot duel at 20 samples: hours).
+
+Calls are the heuristic's, or with ``calls=1`` in Kout the sampled deals' par: the seat bids the
+highest contract it makes double dummy as the bidder (over the trumps it may name, RULES.md 1.4 /
+2.4) in at least a ``p_make`` share of the samples, and passes when that is below the lowest bid
+it may make (the dealer who may not pass bids the lowest, 1.3 / 2.3); as the bidder it names the
+trump that makes the contract in the most samples. The other seats' calls are not read as
+information about their hands (the samples are the sampler's, uniform over the unseen cards).
+Baloot calls are the heuristic's.
 
 Ties (equal sums; with ``objective`` 2 the common case late in a hand) go to the heuristic's card
 when it is among the best, else to the lowest card: the search says the cards are equal, and the
-heuristic's card play is a sound tie-break. Calls (bids, trump, Baloot buying and doubling) are the
-heuristic's. A Bahraini forced joker lead (RULES.md 2.8) in a sample is worth ``-1`` to the team
+heuristic's card play is a sound tie-break. A Bahraini forced joker lead (RULES.md 2.8) in a sample is worth ``-1`` to the team
 whose player must lead it and ``N + 1`` to the other (``N`` tricks): worse or better than any
 number of tricks, as in :mod:`kout_sim.solver`.
 
 Parameters (slots of the seat's parameter row; slots 16.. hold the heuristic's row):
-``samples``, ``objective``.
+``samples``, ``objective``, ``calls``, ``p_make``.
 """
 
 from __future__ import annotations
@@ -37,20 +49,28 @@ import numpy as np
 from ..engine import dd as K
 from ..engine._jit import copy_into, jit, jit_alloc, lowest_bit
 from ..engine.baloot import _score as baloot_score
+from ..engine.kout import may_name_trump
 from ..engine.layout import (
     B_CARD_PTS,
     FAMILY_BALOOT,
     FAMILY_KOUT,
     JOKER_LADDER,
     JOKER_SINGLE,
+    P_BID_MAX,
+    P_BID_MIN,
     P_FAMILY,
     P_JOKER_MODEL,
     P_N_PLAYERS,
     P_N_TRICKS,
+    PASS,
+    PH_AUCTION,
     PH_PLAY,
     S_BIDDER,
+    S_DEALER,
+    S_HAND,
     S_HIGH_BID,
     S_MADE,
+    S_MATCH_WINNER,
     S_N_DONE,
     S_N_IN_TRICK,
     S_PHASE,
@@ -58,6 +78,7 @@ from ..engine.layout import (
     S_SIZE,
     S_TO_ACT,
     S_TRICKS,
+    TRUMP,
 )
 from .heuristic import choose_heuristic
 from .kinds import Param
@@ -68,11 +89,30 @@ PIMC_PARAMS: tuple[Param, ...] = (
     Param(
         "objective",
         1,
-        0,
-        0,
         2,
+        0,
+        3,
         "0: tricks (Baloot: card points) towards making or beating the contract, "
-        "1: tricks (card points), uncapped, 2: the chance of making or beating the contract",
+        "1: tricks (card points), uncapped, 2: the chance of making or beating the contract, "
+        "3: the hand's net points (Kout: as 2, its points follow made or failed)",
+    ),
+    Param(
+        "calls",
+        2,
+        0,
+        0,
+        1,
+        "1 (Kout): bid and name trump from the sampled deals' par (RULES.md 1.3, 1.4 / 2.3, 2.4); "
+        "0: the heuristic's calls",
+    ),
+    Param(
+        "p_make",
+        3,
+        0.5,
+        0.01,
+        1,
+        "with calls=1: bid the highest contract made double dummy in at least this share of the "
+        "samples (else pass)",
     ),
 )
 ROLLOUT = 16  # first slot of the heuristic's parameter row (calls and ties)
@@ -118,6 +158,27 @@ def baloot_threshold(S: np.ndarray, P: np.ndarray, total: int, T: np.ndarray) ->
 
 
 @jit
+def baloot_net(S: np.ndarray, P: np.ndarray, total: int, p: int, team: int, T: np.ndarray) -> int:
+    """The net game points of ``team`` (its points minus the other team's) when the buyer's team
+    ends the hand of ``S`` with ``p`` card points, by the engine's scoring (RULES.md 3.6; a kaboot,
+    3.6.4, read as one team taking every card point; ``T``: scratch state)."""
+    copy_into(T, S)
+    buyer = S[S_BIDDER] & 1
+    T[B_CARD_PTS + buyer] = p
+    T[B_CARD_PTS + 1 - buyer] = total - p
+    won = 8 if p == total else (0 if p == 0 else 4)
+    T[S_TRICKS + buyer] = won
+    T[S_TRICKS + 1 - buyer] = 8 - won
+    T[S_POINTS] = 0
+    T[S_POINTS + 1] = 0
+    T[S_MATCH_WINNER] = -1
+    baloot_score(T, P)
+    if T[S_MATCH_WINNER] >= 0:  # a Gahwa decides the match (3.6.5): worth more than any hand
+        return 1000 if T[S_MATCH_WINNER] == team else -1000
+    return T[S_POINTS + team] - T[S_POINTS + 1 - team]
+
+
+@jit
 def team_value(C: np.ndarray, total: int, mine: bool) -> int:
     """A bidding-team total (``total_of``) as the value of the seat's team (``mine``: the seat is
     on the bidding team): Kout sentinels -1 / N + 1 turn round with it."""
@@ -126,6 +187,88 @@ def team_value(C: np.ndarray, total: int, mine: bool) -> int:
     if C[K.C_BALOOT] != 0:
         return C[K.C_TOTAL] - total
     return C[K.C_N_TRICKS] - total
+
+
+@jit
+def par_counts(
+    P: np.ndarray,
+    STR: np.ndarray,
+    W: np.ndarray,
+    tt: np.ndarray,
+    D: np.ndarray,
+    F: np.ndarray,
+    x: np.ndarray,
+    seat: int,
+    floor: int,
+    counts: np.ndarray,
+) -> None:
+    """Add to ``counts[trump, c]`` the sampled deal ``D`` if ``seat``, bidding, makes contract
+    ``c >= floor`` with ``trump`` double dummy (``F``, ``x``: scratch state and solver row)."""
+    C = W[K.R_C]
+    for i in range(K.X_SIZE):
+        x[i] = 0
+    x[K.X_DEALER] = D[S_DEALER]
+    x[K.X_BIDDER] = seat
+    x[K.X_CONTRACT] = floor
+    for s in range(P[P_N_PLAYERS]):
+        x[K.X_HAND + s] = D[S_HAND + s]
+    K.first_lead(F, P, C, x)
+    for t in range(4):
+        if not may_name_trump(P, D[S_HAND + seat], t):
+            continue
+        best = K.best_contract(F, P, STR, W, tt, t, floor)
+        for c in range(floor, best + 1):
+            counts[t, c] += 1
+
+
+@jit_alloc
+def par_call(
+    S: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    rng: np.ndarray,
+    prm: np.ndarray,
+    mask: int,
+    heuristic: int,
+    W: np.ndarray,
+    tt: np.ndarray,
+    D: np.ndarray,
+    F: np.ndarray,
+    samples: int,
+) -> int:
+    """A Kout call from the par of ``samples`` sampled deals (module notes): a bid, a pass or the
+    trump."""
+    seat = S[S_TO_ACT]
+    auction = S[S_PHASE] == PH_AUCTION
+    floor = max(S[S_HIGH_BID] + 1, P[P_BID_MIN]) if auction else S[S_HIGH_BID]
+    if floor > P[P_BID_MAX]:
+        return heuristic
+    counts = np.zeros((4, 64), dtype=np.int64)
+    x = np.zeros(K.X_SIZE, dtype=np.int64)
+    for _ in range(samples):
+        if determinize(S, P, STR, seat, rng, D) < 0:
+            return heuristic
+        par_counts(P, STR, W, tt, D, F, x, seat, floor, counts)
+    if not auction:  # the trump that makes the contract in the most samples
+        best = -1
+        for t in range(4):
+            if (mask >> (TRUMP + t)) & 1 and (best < 0 or counts[t, floor] > counts[best, floor]):
+                best = t
+        h = heuristic - TRUMP
+        if 0 <= h < 4 and (mask >> heuristic) & 1 and counts[h, floor] == counts[best, floor]:
+            return heuristic
+        return TRUMP + best
+    need = prm[3] * samples
+    bid = 0
+    for c in range(floor, P[P_BID_MAX] + 1):
+        for t in range(4):
+            if counts[t, c] > 0 and counts[t, c] >= need:
+                bid = c
+    if bid > 0 and (mask >> bid) & 1:
+        return bid
+    if (mask >> PASS) & 1:
+        return PASS
+    return lowest_bit(mask)  # 1.3 / 2.3: the dealer may not pass: the lowest bid
 
 
 def _make_pimc(family: int) -> Callable[..., int]:
@@ -139,20 +282,26 @@ def _make_pimc(family: int) -> Callable[..., int]:
         prm: np.ndarray,
         mask: int,
     ) -> int:
-        """The card (a bit of ``mask``) PIMC chooses for the seat to act in ``S``; calls are the
-        heuristic's (row ``prm[ROLLOUT:]``)."""
+        """The action (a bit of ``mask``) PIMC chooses for the seat to act in ``S``: a card, or a
+        call (the heuristic's, row ``prm[ROLLOUT:]``, or with ``calls=1`` :func:`par_call`)."""
         heuristic = choose_heuristic(S, P, STR, MS, rng, prm[ROLLOUT:], mask, family)
-        if S[S_PHASE] != PH_PLAY:
+        phase = S[S_PHASE]
+        if phase != PH_PLAY and (family == FAMILY_BALOOT or prm[2] == 0):
             return heuristic
         seat = S[S_TO_ACT]
         samples = max(1, int(prm[0]))
         objective = int(prm[1])
+        if objective == 3 and family != FAMILY_BALOOT:
+            objective = 2  # Kout's points follow made or failed (RULES.md 1.10, 2.10)
         W = np.zeros((K.W_ROWS, K.W_COLS), dtype=np.int64)
         tt_bits = TT_BITS_6 if P[P_N_PLAYERS] > 4 else TT_BITS_4
         tt = np.zeros((np.int64(1) << tt_bits, K.TT_COLS), dtype=np.int64)
         init_context(P, W, tt_bits)
         C = W[K.R_C]
         D = np.empty(S_SIZE, dtype=np.int64)
+        T = np.empty(S_SIZE, dtype=np.int64)
+        if family == FAMILY_KOUT and phase != PH_PLAY:  # the family test first: pruned
+            return par_call(S, P, STR, rng, prm, mask, heuristic, W, tt, D, T, samples)
         out = np.zeros(64, dtype=np.int64)
         sums = np.zeros(64, dtype=np.int64)
         K.begin(S, P, STR, W)  # C_TEAM and C_TOTAL: the contract is public
@@ -191,7 +340,11 @@ def _make_pimc(family: int) -> Callable[..., int]:
                 while m != 0:
                     card = lowest_bit(m)
                     m &= m - 1
-                    v = team_value(C, K.total_of(D, C, out[card]), mine)
+                    total = K.total_of(D, C, out[card])
+                    if objective == 3:
+                        sums[card] += baloot_net(D, P, n_all, total, seat & 1, T)
+                        continue
+                    v = team_value(C, total, mine)
                     if objective == 0 and v > need_mine:
                         v = need_mine
                     sums[card] += v

@@ -14,7 +14,7 @@ from ..engine.layout import FAMILY_BALOOT, PH_AUCTION, S_PHASE
 from ..engine.rng import below
 from .heuristic import choose_heuristic
 from .ismcts import N_INT_ROWS, search_baloot, search_kout
-from .kinds import KIND_HEURISTIC, KIND_ISMCTS, KIND_PIMC, KIND_RANDOM
+from .kinds import KIND_HEURISTIC, KIND_ISMCTS, KIND_PIMC, KIND_RANDOM, NO_SEARCH, SEARCH_PIMC
 from .pimc import pimc_baloot, pimc_kout
 
 
@@ -39,16 +39,17 @@ def choose(
     mask: int,
     nodes: np.ndarray,
     value: np.ndarray,
-    searching: bool,
+    searching: int,
     family: int,
 ) -> int:
     """The phase-relative action (a bit of ``mask``) chosen by a policy of ``kind``.
 
     ``MS`` is the match state (score before the hand; zeros for independent hands), ``prm`` the
     seat's float64 parameter row, ``nodes``/``value`` the search node pool (see :func:`workspace`).
-    ``searching`` and ``family`` are closure constants of each driver (this dispatcher is inlined up
-    to it): drivers of line-ups without a search seat never compile the search, nor any driver the
-    other family's policies.
+    ``searching`` (the line-up's search class, :data:`kinds.SEARCH_PIMC` ...) and ``family`` are
+    closure constants of each driver (this dispatcher is inlined up to it): drivers of line-ups
+    without a search seat never compile a search, ISMCTS drivers never the double-dummy search of
+    PIMC, and no driver the other family's policies.
     """
     if kind == KIND_RANDOM:
         return choose_random(S, rng, prm, mask)
@@ -56,11 +57,11 @@ def choose(
         return lowest_bit(mask)  # one legal action: nothing to decide
     if kind == KIND_HEURISTIC:
         return choose_heuristic(S, P, STR, MS, rng, prm, mask, family)
-    if searching and kind == KIND_ISMCTS:  # `searching` alone is the first branch: pruned
+    if searching != NO_SEARCH and kind == KIND_ISMCTS:  # the class test comes first: pruned
         if family == FAMILY_BALOOT:
             return search_baloot(S, P, STR, MS, rng, prm, mask, nodes, value)
         return search_kout(S, P, STR, MS, rng, prm, mask, nodes, value)
-    if searching and kind == KIND_PIMC:
+    if searching == SEARCH_PIMC and kind == KIND_PIMC:
         if family == FAMILY_BALOOT:
             return pimc_baloot(S, P, STR, MS, rng, prm, mask)
         return pimc_kout(S, P, STR, MS, rng, prm, mask)

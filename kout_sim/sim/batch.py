@@ -22,7 +22,7 @@ from ..drivers.play import play_matches as _play_matches
 from ..engine import layout as L
 from ..engine.tables import tables_of
 from ..players import Lineup, parse_lineup
-from ..players.kinds import SEARCH_KINDS, searches
+from ..players.kinds import NO_SEARCH, SEARCH_ISMCTS, SEARCH_KINDS, SEARCH_PIMC, search_class
 from ..players.registry import policy_family
 from ..rules import Rules
 
@@ -90,16 +90,19 @@ def new_rows(n: int) -> np.ndarray:
 
 
 COMPILE_SECONDS = {
-    ("kout", False): 30,
-    ("baloot", False): 30,
-    ("kout", True): 60,
-    ("baloot", True): 60,
+    ("kout", NO_SEARCH): 30,
+    ("baloot", NO_SEARCH): 30,
+    ("kout", SEARCH_ISMCTS): 60,
+    ("baloot", SEARCH_ISMCTS): 60,
+    ("kout", SEARCH_PIMC): 120,
+    ("baloot", SEARCH_PIMC): 120,
 }
-"""Roughly how long the first run of a family compiles, without and with a searching seat (one core
-of the project's machine, an empty cache; ``benchmarks/bench_compile.py``)."""
+"""Roughly how long the first run of a family compiles, by the line-up's search class (none,
+ISMCTS, PIMC: :mod:`kout_sim.players.kinds`; one core of the project's machine, an empty cache;
+``benchmarks/bench_compile.py``)."""
 
-_READY: set[tuple[str, str, bool, bool]] = set()
-"""(policy family, unit, searching) of the drivers already prepared in this process."""
+_READY: set[tuple[str, str, int, bool]] = set()
+"""(policy family, unit, search class, solver) of the drivers already prepared in this process."""
 
 
 NOTICE_AFTER = 2.0
@@ -123,7 +126,7 @@ def prepare(
     and progress bars started after this measure the play alone.
     """
     lineup = lineup_of(rules, players)
-    searching = searches(lineup.kinds)
+    searching = search_class(lineup.kinds)
     family = rules.preset.family
     # the drivers are per family, not per preset; the solver is one for every preset
     key = (policy_family(family), unit, searching, solve)
@@ -160,7 +163,7 @@ def prepare(
     thread.start()
     compiled.wait(NOTICE_AFTER)
     if thread.is_alive() and not compiled.is_set() and notice:
-        kind = "searching " if searching else ""
+        kind = "searching " if searching != NO_SEARCH else ""
         what = " and the double-dummy solver" if solve else ""
         seconds = COMPILE_SECONDS[key[0], searching] + (SOLVER_COMPILE_SECONDS if solve else 0)
         print(

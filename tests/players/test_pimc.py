@@ -12,7 +12,7 @@ from kout_sim.engine.tables import tables_of
 from kout_sim.players import parse_lineup
 from kout_sim.players import sampler as SP
 from kout_sim.players.heuristic import choose_heuristic
-from kout_sim.players.pimc import PIMC, ROLLOUT, baloot_threshold
+from kout_sim.players.pimc import PIMC, ROLLOUT, baloot_net, baloot_threshold
 from kout_sim.rules import get_rules
 from kout_sim.sim import play_hands, play_matches
 from kout_sim.solver import Solver
@@ -59,7 +59,7 @@ def _play_positions(preset: str, count: int, seed: int, late: int = 0) -> list[n
 
 
 @pytest.mark.parametrize("preset", [*FAST, "kout_bo_6"])
-@pytest.mark.parametrize("objective", [0, 1, 2])
+@pytest.mark.parametrize("objective", [0, 1, 2, 3])
 def test_pimc_chooses_legal_cards(preset: str, objective: int) -> None:
     late = 5 if preset == "kout_bo_6" else 0  # its first leads take seconds a solve
     positions = _play_positions(preset, 6, 31, late)
@@ -92,13 +92,17 @@ def _oracle(preset: str, S: np.ndarray, rng: np.ndarray, samples: int, objective
     need = target if mine else total - target + 1
     sums = {card: 0 for card in _cards(mask)}
     D = np.zeros(L.S_SIZE, dtype=np.int64)
+    scratch = np.zeros(L.S_SIZE, dtype=np.int64)
     for _ in range(samples):
         assert SP.determinize(S, P, STR, seat, rng, D) == 0
         for card, v in solver.card_values(D).items():
             mine_v = v if mine else total - v
+            if objective == 3 and solver.baloot:
+                sums[card] += int(baloot_net(D, P, total, v, seat & 1, scratch))
+                continue
             if objective == 0:
                 mine_v = min(mine_v, need)
-            elif objective == 2:
+            elif objective in (2, 3):  # 3 in Kout: points follow made or failed (1.10, 2.10)
                 mine_v = int(mine_v >= need)
             sums[card] += mine_v
     best = max(sums.values())
@@ -128,7 +132,7 @@ def _baloot_target(S: np.ndarray, total: int, tie: str) -> int:
 
 
 @pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4", "baloot"])
-@pytest.mark.parametrize("objective", [0, 1, 2])
+@pytest.mark.parametrize("objective", [0, 1, 2, 3])
 def test_pimc_plays_the_best_sum_over_its_samples(preset: str, objective: int) -> None:
     """The kernel's card is the documented rule computed apart (the solver's per-card values over
     the same sampled deals, the same tie-break)."""
@@ -140,6 +144,38 @@ def test_pimc_plays_the_best_sum_over_its_samples(preset: str, objective: int) -
         assert got == _oracle(preset, S, rng_of(9, i), 5, objective), f"position {i}"
         checked += 1
     assert checked >= 6
+
+
+@pytest.mark.parametrize("preset", ["baloot"])
+def test_baloot_net_scores_a_finished_hand_as_the_engine_did_rule_3_6(preset: str) -> None:
+    """The net points ``baloot_net`` reads off the buyer's card points equal the points the engine
+    gave the finished hand (hands without a kaboot, where card points alone decide)."""
+    rules = get_rules(preset)
+    P, _ = tables_of(rules)
+    rows = play_hands(rules, 300, 12, "heuristic", workers=1)
+    checked = 0
+    S = np.zeros(L.S_SIZE, dtype=np.int64)
+    for row in rows:
+        if row[L.R_MODE] == 0 or row[L.R_KABOOT] >= 0 or row[L.R_GAHWA] != 0:
+            continue
+        buyer = int(row[L.R_BIDDER]) & 1
+        S[:] = 0
+        S[L.S_BIDDER] = row[L.R_BIDDER]
+        S[L.B_MODE] = row[L.R_MODE]
+        S[L.B_DOUBLE] = row[L.R_DOUBLE]
+        S[L.B_BALOOT_SEAT] = row[L.R_BALOOT_SEAT]
+        sun = row[L.R_MODE] == L.MODE_SUN
+        S[L.B_PROJ_GP : L.B_PROJ_GP + 2] = row[L.R_PROJ_GP : L.R_PROJ_GP + 2]
+        # raw project points are the game points times 5 (Sun) or 10 (Hokum), RULES.md 3.5
+        S[L.B_PROJ_RAW : L.B_PROJ_RAW + 2] = S[L.B_PROJ_GP : L.B_PROJ_GP + 2] * (5 if sun else 10)
+        total = 130 if sun else 162
+        p = int(row[L.R_CARD_PTS + buyer])
+        for team in (0, 1):
+            want = int(row[L.R_POINTS + team] - row[L.R_POINTS + 1 - team])
+            got = int(baloot_net(S, P, total, p, team, np.zeros(L.S_SIZE, dtype=np.int64)))
+            assert got == want, f"team {team}, buyer {buyer}, {p} card points"
+        checked += 1
+    assert checked >= 100
 
 
 @pytest.mark.parametrize("tie", ["split", "buyer_loses"])
@@ -159,11 +195,101 @@ def test_baloot_threshold_is_the_fewest_points_that_make_rule_3_6_3(tie: str) ->
     assert checked >= 10
 
 
+def _auction_positions(preset: str, count: int, seed: int) -> list[np.ndarray]:
+    """States at a Kout call (a bid or the trump) with a choice."""
+    out = []
+    for pos in random_positions(preset, count * 20, seed):
+        S = pos.S
+        if S[L.S_PHASE] not in (L.PH_AUCTION, L.PH_TRUMP):
+            continue
+        P, STR = tables_of(pos.rules)
+        mask = int(legal_mask(S, P, STR, int(P[L.P_FAMILY])))
+        if mask & (mask - 1):
+            out.append(S.copy())
+        if len(out) == count:
+            break
+    return out
+
+
+def _par_oracle(preset: str, S: np.ndarray, rng: np.ndarray, samples: int, p_make: float) -> int:
+    """calls=1 in plain Python over the same samples: a sample's par for a trump is the highest
+    contract from the lowest legal one that the seat makes double dummy as bidder
+    (``Solver.at_least`` from the first lead, RULES.md 1.4 / 2.5 leader); bid the highest contract
+    whose par reaches it in a ``p_make`` share, else pass (the forced dealer: the lowest bid);
+    at the trump choice, the trump whose par reaches the contract most often."""
+    from kout_sim.engine import dd as K
+    from kout_sim.engine.kout import may_name_trump
+
+    rules = get_rules(preset)
+    P, STR = tables_of(rules)
+    fam = int(P[L.P_FAMILY])
+    mask = int(legal_mask(S, P, STR, fam))
+    MS = np.zeros(L.M_SIZE, dtype=np.int64)
+    prm = _row(preset, f"pimc:samples={samples},calls=1,p_make={p_make}")
+    heuristic = int(choose_heuristic(S, P, STR, MS, rng, prm[ROLLOUT:], mask, fam))
+    solver = Solver(rules, tt_bits=14)
+    seat = int(S[L.S_TO_ACT])
+    auction = int(S[L.S_PHASE]) == L.PH_AUCTION
+    lo, hi = int(P[L.P_BID_MIN]), int(P[L.P_BID_MAX])
+    floor = max(int(S[L.S_HIGH_BID]) + 1, lo) if auction else int(S[L.S_HIGH_BID])
+    counts = np.zeros((4, 64), dtype=np.int64)
+    D = np.zeros(L.S_SIZE, dtype=np.int64)
+    for _ in range(samples):
+        assert SP.determinize(S, P, STR, seat, rng, D) == 0
+        for t in range(4):
+            if not may_name_trump(P, int(D[L.S_HAND + seat]), t):
+                continue
+            par = 0
+            for c in range(hi, floor - 1, -1):
+                x = np.zeros(K.X_SIZE, dtype=np.int64)
+                x[K.X_DEALER], x[K.X_BIDDER], x[K.X_CONTRACT], x[K.X_TRUMP] = (
+                    D[L.S_DEALER],
+                    seat,
+                    c,
+                    t,
+                )
+                x[K.X_HAND : K.X_HAND + rules.n_players] = D[L.S_HAND : L.S_HAND + rules.n_players]
+                F = np.zeros(L.S_SIZE, dtype=np.int64)
+                K.first_lead(F, P, solver.C, x)
+                if solver.at_least(F, c):
+                    par = c
+                    break
+            counts[t, floor : par + 1] += 1
+    if not auction:
+        legal = [t for t in range(4) if (mask >> (L.TRUMP + t)) & 1]
+        best = max(counts[t, floor] for t in legal)
+        h = heuristic - L.TRUMP
+        if h in legal and counts[h, floor] == best:
+            return heuristic
+        return L.TRUMP + min(t for t in legal if counts[t, floor] == best)
+    made = [c for c in range(floor, hi + 1) if (counts[:, c] >= max(p_make * samples, 1)).any()]
+    if made and (mask >> max(made)) & 1:
+        return max(made)
+    return L.PASS if mask & 1 else min(_cards(mask))
+
+
+@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4"])
+def test_pimc_calls_from_the_par_of_its_samples(preset: str) -> None:
+    """calls=1: the kernel's bid / trump is the rule computed apart (module notes of pimc)."""
+    positions = _auction_positions(preset, 6, 17)
+    assert len(positions) >= 4
+    seen = set()
+    for i, S in enumerate(positions):
+        for p_make in (0.3, 0.7):
+            spec = f"pimc:samples=4,calls=1,p_make={p_make}"
+            got = _decide(preset, S, rng_of(5, i), spec)
+            assert got == _par_oracle(preset, S, rng_of(5, i), 4, p_make), f"position {i}"
+            seen.add(got)
+    assert len(seen) >= 2  # not one call for every position
+
+
 @pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4", "baloot"])
 def test_pimc_plugs_into_the_drivers(preset: str) -> None:
     # RULES.md 0.5: the drivers raise if a policy chose an illegal action
     rules = get_rules(preset)
     rows = play_hands(rules, 3, 2, ["pimc:samples=2", "heuristic"], workers=1)
+    assert (rows[:, L.R_N_ACTIONS] > 0).all()
+    rows = play_hands(rules, 2, 3, ["pimc:samples=2,calls=1", "heuristic"], workers=1)
     assert (rows[:, L.R_N_ACTIONS] > 0).all()
     matches, _, _ = play_matches(
         rules, 1, 2, ["heuristic", "pimc:samples=1,objective=2"], workers=1
