@@ -70,9 +70,11 @@ from ..engine.layout import (
     S_TRICKS,
     S_TRUMP,
     S_TRUMP_LEAD,
+    T_COLS,
     T_LED,
     T_NO_TRUMP,
     T_POINTS,
+    T_ROWS,
 )
 
 ONE = np.int64(1)
@@ -101,24 +103,28 @@ C_REL = 16  # 6 entries: scratch, the relative-rank hands of a trick start
 C_REL_OUT = 24  # the cards the value the last search call returned depends on (winning ranks)
 C_QREL = 25  # the cards the trick-start bounds of the last start_bounds call rest on
 C_WCARD = 26  # the winning card of the last trick play closed if it beat one of its suit, else 64
+C_PLANES = 27  # 3 entries: the holders of the relative ranks as bit planes (bit j of the seat)
+C_LENS = 30  # each suit's cards still held (4 bits a suit)
 C_SIZE = 32
 
 TT_COLS = 2  # the key (of the position and its relevant ranks' holders), the packed entry
-TT_WAYS = 4  # entries per bucket (consecutive rows, one cache line): several relevant sets
-TT_TOP = 2  # the top ranks of each suit whose holders choose the bucket's row (with the key)
+TT_WAYS = 8  # entries per bucket (consecutive rows, one cache line): several relevant sets
 FULL_SUIT = (ONE << 13) - 1
 # ---- the workspace W (int64[W_ROWS, W_COLS]): everything a search writes, one array -----------------
 # Rows 0..55: one per card played from the start of the hand (depth d): columns 0..15 the moves of
 # the node, U_BASE.. the fields saved before its play, W_KILLER the last cut-off card (+1).
 # Row R_S: the searched state; row R_C: the context C; rows R_Q..R_Q+3: the order table Q;
-# row R_IN: a batch's state at the first lead.
+# row R_IN: a batch's state at the first lead; rows R_P, R_STR..: the rule tables, so that the
+# recursive search passes two array descriptors, not four.
 R_S = 56
 R_C = 57
 R_Q = 58
 R_IN = 62  # a batch's input state
+R_P = 63  # the rule parameters P (copied by begin)
+R_STR = 64  # T_ROWS rows: the card tables STR (copied by begin)
 Q_COLS = 13
-W_ROWS = 63
-W_COLS = 128
+W_ROWS = R_STR + T_ROWS
+W_COLS = T_COLS
 W_KILLER = 63
 _OFF = 512  # bounds are stored offset into 10 bits
 
@@ -200,9 +206,9 @@ def _relative(S: np.ndarray, P: np.ndarray, C: np.ndarray, W: np.ndarray, held: 
 @jit
 def _keys(
     S: np.ndarray, P: np.ndarray, C: np.ndarray, W: np.ndarray, held: np.int64
-) -> tuple[np.uint64, np.uint64, np.uint64]:
-    """Two independent 64-bit hashes of a trick-start position's bucket, and its table row (module
-    doc of :func:`_search`); in Kout the relative-rank hands into ``C[C_REL + seat]``."""
+) -> tuple[np.uint64, np.uint64]:
+    """Two independent 64-bit hashes of a trick-start position's bucket (module doc of
+    :func:`_search`); in Kout who holds each relative rank into ``C[C_PLANES:]`` and ``C[C_LENS]``."""
     h1 = np.uint64(S[S_LEADER]) + np.uint64(0x9E3779B97F4A7C15)
     h2 = np.uint64(S[S_LEADER]) * np.uint64(0xD1B54A32D192ED03) + np.uint64(1)
     # Baloot card points depend on the cards themselves; C_ABSOLUTE: the check of this reduction
@@ -238,23 +244,20 @@ def _keys(
         extra = S[S_TRICKS + C[C_TEAM]] + 1
     h1 = _mix(h1 ^ np.uint64(extra * 77 + 5))
     h2 = _mix(h2 + np.uint64(extra * 91 + 3))
-    # the bucket's row: also who holds the top ranks of each suit, so that the positions of one
-    # bucket key spread over the table (an entry is found only there; any entry found is valid)
-    hx = h1
     if relative:
-        code = np.int64(1)
+        # who holds each relative rank, as bit planes (bit j of the holder's seat), and each
+        # suit's cards held: an entry's key of its relevant ranks' holders (_check)
+        lens = np.int64(0)
         for suit in range(4):
-            m = held & (FULL_SUIT << (13 * suit))
-            for _ in range(TT_TOP):
-                if m == 0:
-                    break
-                card = highest_bit(m)
-                m ^= ONE << card
-                for seat in range(C[C_N]):
-                    if (S[S_HAND + seat] >> card) & 1:
-                        code = code * 8 + seat
-        hx = _mix(h1 ^ np.uint64(code))
-    return h1, h2, hx
+            lens |= popcount(held & (FULL_SUIT << (13 * suit))) << (4 * suit)
+        C[C_LENS] = lens
+        for j in range(3):
+            plane = np.int64(0)
+            for seat in range(C[C_N]):
+                if (seat >> j) & 1:
+                    plane |= C[C_REL + seat]
+            C[C_PLANES + j] = plane
+    return h1, h2
 
 
 @jit
@@ -414,6 +417,7 @@ _SAVED = (
 # W[d, U_TRICK + i]: the trick so far (the plays of later tricks overwrite it)
 U_BASE = 16
 U_TRICK = U_BASE + 1 + len(_SAVED)
+U_REL = 40  # 4 entries at a trick start's row: its C_PLANES and C_LENS
 
 
 @jit
@@ -648,19 +652,21 @@ def _held(S: np.ndarray, C: np.ndarray) -> np.int64:
 
 
 @jit
-def _check(C: np.ndarray, h2: np.uint64, held: np.int64, tops: np.int64) -> np.int64:
+def _check(C: np.ndarray, h2: np.uint64, tops: np.int64) -> np.int64:
     """The key of an entry: the position's second key, the generation, the counts ``tops`` (4 bits
     a suit: how many of the suit's top cards held count) and who holds those relative ranks."""
     h = h2 ^ (np.uint64(C[C_GEN]) * np.uint64(0x9E3779B97F4A7C15)) ^ np.uint64(tops)
     rm = np.int64(0)
+    lens = C[C_LENS]
     for suit in range(4):
         t = (tops >> (4 * suit)) & 15
         if t != 0:
-            n = popcount(held & (FULL_SUIT << (13 * suit)))
-            rm |= ((ONE << t) - 1) << (13 * suit + n - t)
+            rm |= ((ONE << t) - 1) << (13 * suit + ((lens >> (4 * suit)) & 15) - t)
     if rm != 0:
-        for seat in range(C[C_N]):
-            h = _mix(h + np.uint64(C[C_REL + seat] & rm) * np.uint64(0xA24BAED4963EE407))
+        h = _mix(h ^ np.uint64(C[C_PLANES] & rm))
+        h = _mix(h + np.uint64(C[C_PLANES + 1] & rm) * np.uint64(0xA24BAED4963EE407))
+        if C[C_N] > 4:
+            h = _mix(h + np.uint64(C[C_PLANES + 2] & rm) * np.uint64(0x9FB21C651E98DF25))
     return np.int64(_mix(h))
 
 
@@ -730,12 +736,12 @@ def _tag(h1: np.uint64) -> np.int64:
 
 @jit
 def _tt_probe(
-    tt: np.ndarray, C: np.ndarray, h1: np.uint64, h2: np.uint64, hx: np.uint64, held: np.int64
+    tt: np.ndarray, C: np.ndarray, h1: np.uint64, h2: np.uint64, held: np.int64
 ) -> tuple[bool, int, int, int, np.int64]:
     """The entries of this position in this generation, combined: (found, lower bound, upper
     bound, stored best card, the cards the bounds used rest on). An entry matches when the hands
     hold the same ranks where its value said they count (DDS's winning ranks)."""
-    i0 = np.int64(hx & np.uint64(C[C_TT_MASK])) & ~np.int64(TT_WAYS - 1)
+    i0 = np.int64(h1 & np.uint64(C[C_TT_MASK])) & ~np.int64(TT_WAYS - 1)
     found = False
     lo = -1000
     hi = 1000
@@ -748,7 +754,7 @@ def _tt_probe(
         if ((e >> E_TAG) & 8191) != tag or ((e >> E_GEN) & 255) != gen:
             continue
         tops = e & 65535
-        if tt[i, 0] != _check(C, h2, held, tops):
+        if tt[i, 0] != _check(C, h2, tops):
             continue
         found = True
         elo = ((e >> E_LO) & 1023) - _OFF
@@ -767,7 +773,6 @@ def _tt_store(
     C: np.ndarray,
     h1: np.uint64,
     h2: np.uint64,
-    hx: np.uint64,
     held: np.int64,
     tops: np.int64,
     lo: int,
@@ -776,8 +781,8 @@ def _tt_store(
 ) -> None:
     """Store bounds that hold for every position of this bucket holding the ``tops`` cards as this
     one does."""
-    i0 = np.int64(hx & np.uint64(C[C_TT_MASK])) & ~np.int64(TT_WAYS - 1)
-    check = _check(C, h2, held, tops)
+    i0 = np.int64(h1 & np.uint64(C[C_TT_MASK])) & ~np.int64(TT_WAYS - 1)
+    check = _check(C, h2, tops)
     gen = C[C_GEN] & 255
     slot = -1
     for i in range(i0, i0 + TT_WAYS):
@@ -1022,11 +1027,10 @@ def start_bounds(
 
 
 @make_jit
-def _search(
-    P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray, alpha: int, beta: int
-) -> int:
+def _search(W: np.ndarray, tt: np.ndarray, alpha: int, beta: int) -> int:
     """Fail-soft alpha-beta value of the state in ``W[R_S]`` in the window ``(alpha, beta)``
-    (module doc). Four array arguments: a recursive call passes every array's descriptor.
+    (module doc). Two array arguments (the rule tables are rows of ``W``): a recursive call passes
+    every array's descriptor.
 
     ``C[C_REL_OUT]`` on return: the cards the result depends on (DDS's winning ranks): the winning
     card of each trick searched that could have lost by rank, and what the bounds and table entries
@@ -1036,6 +1040,8 @@ def _search(
     S = W[R_S]
     C = W[R_C]
     Q = W[R_Q : R_Q + 4]
+    P = W[R_P]
+    STR = W[R_STR : R_STR + T_ROWS]
     C[C_NODES] += 1
     C[C_REL_OUT] = 0
     k = S[S_N_IN_TRICK]
@@ -1052,7 +1058,6 @@ def _search(
     first = -1
     h1 = np.uint64(0)
     h2 = np.uint64(0)
-    hx = np.uint64(0)
     rel = np.int64(0)
     held = np.int64(0)
     if k == 0:
@@ -1061,16 +1066,19 @@ def _search(
             C[C_REL_OUT] = _closure(S, P, C, held, rel)
             return lo if lo >= beta else hi
         # the table will be read unless the sure tricks cut: its bucket is fetched meanwhile
-        h1, h2, hx = _keys(S, P, C, W, held)
-        row = np.int64(hx & np.uint64(C[C_TT_MASK])) & ~np.int64(TT_WAYS - 1)
+        h1, h2 = _keys(S, P, C, W, held)
+        for j in range(4):
+            W[done * C[C_N], U_REL + j] = C[C_PLANES + j]  # for the store, after the children's
+        row = np.int64(h1 & np.uint64(C[C_TT_MASK])) & ~np.int64(TT_WAYS - 1)
         _prefetch_row(tt, row)
+        _prefetch_row(tt, row + 4)
         slo, shi = start_bounds(S, P, STR, C, Q, lo, hi)
         C[C_STARTS] += 1
         if slo >= beta or shi <= alpha:
             C[C_CUT_BOUND] += 1
             C[C_REL_OUT] = _closure(S, P, C, held, C[C_QREL])
             return slo if slo >= beta else shi
-        found, tlo, thi, code, trel = _tt_probe(tt, C, h1, h2, hx, held)
+        found, tlo, thi, code, trel = _tt_probe(tt, C, h1, h2, held)
         if found:
             first = _from_key_card(S, P, C, code)
             rel = trel
@@ -1099,7 +1107,7 @@ def _search(
         save(S, W, d)
         gain = play(S, P, STR, C, card)
         wcard = C[C_WCARD]
-        v = _through(C, gain, _search(P, STR, W, tt, alpha - gain, beta - gain))
+        v = _through(C, gain, _search(W, tt, alpha - gain, beta - gain))
         if k == n - 1 and wcard < 52 and _relative_keys(C):
             C[C_REL_OUT] |= ONE << wcard
         unplay(S, W, d, seat, card)
@@ -1123,7 +1131,7 @@ def _search(
         save(S, W, d)
         gain = play(S, P, STR, C, card)
         wcard = C[C_WCARD]
-        v = _through(C, gain, _search(P, STR, W, tt, a - gain, b - gain))
+        v = _through(C, gain, _search(W, tt, a - gain, b - gain))
         mrel = np.int64(0)
         if track:
             mrel = C[C_REL_OUT]
@@ -1153,14 +1161,15 @@ def _search(
         tops = np.int64(0)
         if _relative_keys(C):
             tops = _tops(rel)
-            _relative(S, P, C, W, held)  # the children's keys wrote theirs over this position's
+            for j in range(4):
+                C[C_PLANES + j] = W[d, U_REL + j]  # the children's keys wrote theirs over these
         best = _key_card(S, P, C, best)
         if g <= alpha:
-            _tt_store(tt, C, h1, h2, hx, held, tops, lo, g, best)
+            _tt_store(tt, C, h1, h2, held, tops, lo, g, best)
         elif g >= beta:
-            _tt_store(tt, C, h1, h2, hx, held, tops, g, hi, best)
+            _tt_store(tt, C, h1, h2, held, tops, g, hi, best)
         else:
-            _tt_store(tt, C, h1, h2, hx, held, tops, g, g, best)
+            _tt_store(tt, C, h1, h2, held, tops, g, g, best)
     C[C_REL_OUT] = rel
     return g
 
@@ -1179,7 +1188,7 @@ def search(
     R = W[R_S]
     for i in range(S.shape[0]):
         R[i] = S[i]
-    return _search(P, STR, W, tt, alpha, beta)
+    return _search(W, tt, alpha, beta)
 
 
 @jit
@@ -1248,8 +1257,14 @@ NO_CONTRACT = -99
 
 @jit
 def begin(S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray) -> None:
-    """A new search generation for the deal and contract of ``S``."""
+    """A new search generation for the deal and contract of ``S`` (the rule tables ``P`` and
+    ``STR`` copied into ``W``: the searches after it read them there)."""
     C = W[R_C]
+    for i in range(P.shape[0]):
+        W[R_P, i] = P[i]
+    for r in range(T_ROWS):
+        for j in range(T_COLS):
+            W[R_STR + r, j] = STR[r, j]
     C[C_GEN] += 1
     C[C_TEAM] = S[S_BIDDER] & 1
     trow = S[S_TRUMP]
