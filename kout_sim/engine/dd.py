@@ -70,9 +70,11 @@ from .layout import (
     S_TRICKS,
     S_TRUMP,
     S_TRUMP_LEAD,
+    T_COLS,
     T_LED,
     T_NO_TRUMP,
     T_POINTS,
+    T_ROWS,
 )
 
 ONE = np.int64(1)
@@ -93,22 +95,36 @@ C_GEN = 7  # transposition-table generation of the current search
 C_NODES = 8  # nodes visited (statistics)
 C_TT_MASK = 9  # table size - 1 (a power of two)
 C_ABSOLUTE = 10  # 1: key the table on the cards themselves in Kout too (tests of the reduction)
+C_STARTS = 11  # trick starts searched (statistics)
+C_CUT_BOUND = 12  # trick starts ended by a bound (statistics)
+C_CUT_TT = 13  # trick starts ended by a table entry (statistics)
+C_PROBES = 14  # null-window searches of value (statistics)
 C_REL = 16  # 6 entries: scratch, the relative-rank hands of a trick start
-C_SIZE = 24
+C_REL_OUT = 24  # the cards the value the last search call returned depends on (winning ranks)
+C_QREL = 25  # the cards the trick-start bounds of the last start_bounds call rest on
+C_WCARD = 26  # the winning card of the last trick play closed if it beat one of its suit, else 64
+C_PLANES = 27  # 3 entries: the holders of the relative ranks as bit planes (bit j of the seat)
+C_LENS = 30  # each suit's cards still held (4 bits a suit)
+C_SIZE = 32
 
-TT_COLS = 3  # key 1, key 2, packed entry (generation, best card, bounds)
+TT_COLS = 2  # the key (of the position and its relevant ranks' holders), the packed entry
+TT_WAYS = 8  # entries per bucket (consecutive rows, one cache line): several relevant sets
+FULL_SUIT = (ONE << 13) - 1
 # ---- the workspace W (int64[W_ROWS, W_COLS]): everything a search writes, one array -----------------
 # Rows 0..55: one per card played from the start of the hand (depth d): columns 0..15 the moves of
 # the node, U_BASE.. the fields saved before its play, W_KILLER the last cut-off card (+1).
 # Row R_S: the searched state; row R_C: the context C; rows R_Q..R_Q+3: the order table Q;
-# row R_IN: a batch's state at the first lead.
+# row R_IN: a batch's state at the first lead; rows R_P, R_STR..: the rule tables, so that the
+# recursive search passes two array descriptors, not four.
 R_S = 56
 R_C = 57
 R_Q = 58
 R_IN = 62  # a batch's input state
+R_P = 63  # the rule parameters P (copied by begin)
+R_STR = 64  # T_ROWS rows: the card tables STR (copied by begin)
 Q_COLS = 13
-W_ROWS = 63
-W_COLS = 128
+W_ROWS = R_STR + T_ROWS
+W_COLS = T_COLS
 W_KILLER = 63
 _OFF = 512  # bounds are stored offset into 10 bits
 
@@ -164,7 +180,7 @@ def _mix(z: np.uint64) -> np.uint64:
 
 
 @jit
-def _relative(S: np.ndarray, P: np.ndarray, C: np.ndarray, W: np.ndarray) -> None:
+def _relative(S: np.ndarray, P: np.ndarray, C: np.ndarray, W: np.ndarray, held: np.int64) -> None:
     """Each seat's cards with each suit's ranks renumbered among the cards still held (Kout), into
     ``W[R_C, C_REL + seat]``.
 
@@ -174,9 +190,6 @@ def _relative(S: np.ndarray, P: np.ndarray, C: np.ndarray, W: np.ndarray) -> Non
     """
     n = C[C_N]
     jokers = P[P_JOKER_MASK]
-    held = np.int64(0)
-    for s in range(n):
-        held |= S[S_HAND + s]
     for s in range(n):
         hand = S[S_HAND + s]
         rel = hand & jokers
@@ -192,25 +205,30 @@ def _relative(S: np.ndarray, P: np.ndarray, C: np.ndarray, W: np.ndarray) -> Non
 
 @jit
 def _keys(
-    S: np.ndarray, P: np.ndarray, C: np.ndarray, W: np.ndarray
+    S: np.ndarray, P: np.ndarray, C: np.ndarray, W: np.ndarray, held: np.int64
 ) -> tuple[np.uint64, np.uint64]:
-    """Two independent 64-bit hashes of what decides a trick-start position's future."""
+    """Two independent 64-bit hashes of a trick-start position's bucket (module doc of
+    :func:`_search`); in Kout who holds each relative rank into ``C[C_PLANES:]`` and ``C[C_LENS]``."""
     h1 = np.uint64(S[S_LEADER]) + np.uint64(0x9E3779B97F4A7C15)
     h2 = np.uint64(S[S_LEADER]) * np.uint64(0xD1B54A32D192ED03) + np.uint64(1)
     # Baloot card points depend on the cards themselves; C_ABSOLUTE: the check of this reduction
     relative = _relative_keys(C)
     if relative:
-        _relative(S, P, C, W)
+        _relative(S, P, C, W, held)
     for seat in range(C[C_N]):
-        hand = C[C_REL + seat] if relative else S[S_HAND + seat]
+        hand = S[S_HAND + seat]
+        if relative:
+            # the bucket: each hand's suit lengths and jokers; which ranks it holds is matched
+            # entry by entry on the ranks that entry's value depends on (_tt_probe)
+            word = hand & P[P_JOKER_MASK]
+            for suit in range(4):
+                word |= popcount(hand & (FULL_SUIT << (13 * suit))) << (4 * suit)
+            hand = word
         h1 = _mix(h1 ^ np.uint64(hand))
         h2 = _mix(h2 + np.uint64(hand) * np.uint64(0xA24BAED4963EE407))
     extra = 0
     # with every joker played, the cards alone decide the future (what follows serves the jokers)
-    jokers_held = False
-    for seat in range(C[C_N]):
-        if (S[S_HAND + seat] & P[P_JOKER_MASK]) != 0:
-            jokers_held = True
+    jokers_held = (held & P[P_JOKER_MASK]) != 0
     if C[C_LADDER] != 0 and jokers_held:
         # What the relative ranks do not show: how many trump honours are still held (they are
         # the top ones left; 1.6(c) joker leads), and whether the trump Ace is (BJ beats every
@@ -226,6 +244,19 @@ def _keys(
         extra = S[S_TRICKS + C[C_TEAM]] + 1
     h1 = _mix(h1 ^ np.uint64(extra * 77 + 5))
     h2 = _mix(h2 + np.uint64(extra * 91 + 3))
+    if relative:
+        # who holds each relative rank, as bit planes (bit j of the holder's seat), and each
+        # suit's cards held: an entry's key of its relevant ranks' holders (_check)
+        lens = np.int64(0)
+        for suit in range(4):
+            lens |= popcount(held & (FULL_SUIT << (13 * suit))) << (4 * suit)
+        C[C_LENS] = lens
+        for j in range(3):
+            plane = np.int64(0)
+            for seat in range(C[C_N]):
+                if (seat >> j) & 1:
+                    plane |= C[C_REL + seat]
+            C[C_PLANES + j] = plane
     return h1, h2
 
 
@@ -335,7 +366,16 @@ def play(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, card: int
     if k + 1 < n:
         S[S_TO_ACT] = 0 if seat + 1 == n else seat + 1
         return 0
-    winner = S[S_LEADER] + K.trick_winner_idx(S, P, STR)
+    win_idx = K.trick_winner_idx(S, P, STR)
+    # the winning card, when it beat a card of its own suit (else its rank did not decide)
+    wcard = S[S_TRICK + win_idx]
+    C[C_WCARD] = 64
+    if wcard < 52 and C[C_BALOOT] == 0:
+        for i in range(n):
+            c = S[S_TRICK + i]
+            if i != win_idx and c < 52 and c // 13 == wcard // 13:
+                C[C_WCARD] = wcard
+    winner = S[S_LEADER] + win_idx
     if winner >= n:
         winner -= n
     gain = 1
@@ -377,6 +417,7 @@ _SAVED = (
 # W[d, U_TRICK + i]: the trick so far (the plays of later tricks overwrite it)
 U_BASE = 16
 U_TRICK = U_BASE + 1 + len(_SAVED)
+U_REL = 40  # 4 entries at a trick start's row: its C_PLANES and C_LENS
 
 
 @jit
@@ -603,26 +644,169 @@ def _from_key_card(S: np.ndarray, P: np.ndarray, C: np.ndarray, code: int) -> in
 
 
 @jit
-def _tt_probe(tt: np.ndarray, C: np.ndarray, h1: np.uint64, h2: np.uint64) -> np.int64:
-    """The packed entry of this position in this generation, or -1."""
-    i = np.int64(h1 & np.uint64(C[C_TT_MASK]))
-    if tt[i, 0] == np.int64(h1) and tt[i, 1] == np.int64(h2) and (tt[i, 2] >> 32) == C[C_GEN]:
-        return tt[i, 2]
-    return np.int64(-1)
+def _held(S: np.ndarray, C: np.ndarray) -> np.int64:
+    held = np.int64(0)
+    for s in range(C[C_N]):
+        held |= S[S_HAND + s]
+    return held
+
+
+@jit
+def _check(C: np.ndarray, h2: np.uint64, tops: np.int64) -> np.int64:
+    """The key of an entry: the position's second key, the generation, the counts ``tops`` (4 bits
+    a suit: how many of the suit's top cards held count) and who holds those relative ranks."""
+    h = h2 ^ (np.uint64(C[C_GEN]) * np.uint64(0x9E3779B97F4A7C15)) ^ np.uint64(tops)
+    rm = np.int64(0)
+    lens = C[C_LENS]
+    for suit in range(4):
+        t = (tops >> (4 * suit)) & 15
+        if t != 0:
+            rm |= ((ONE << t) - 1) << (13 * suit + ((lens >> (4 * suit)) & 15) - t)
+    if rm != 0:
+        h = _mix(h ^ np.uint64(C[C_PLANES] & rm))
+        h = _mix(h + np.uint64(C[C_PLANES + 1] & rm) * np.uint64(0xA24BAED4963EE407))
+        if C[C_N] > 4:
+            h = _mix(h + np.uint64(C[C_PLANES + 2] & rm) * np.uint64(0x9FB21C651E98DF25))
+    return np.int64(_mix(h))
+
+
+@jit
+def _to_cards(held: np.int64, tops: np.int64) -> np.int64:
+    """The cards held that the counts ``tops`` stand for: the top ones of each suit."""
+    out = np.int64(0)
+    for suit in range(4):
+        t = (tops >> (4 * suit)) & 15
+        if t == 0:
+            continue
+        m = held & (FULL_SUIT << (13 * suit))
+        for _ in range(popcount(m) - t):
+            m &= m - 1
+        out |= m
+    return out
+
+
+@jit
+def _tops(cards: np.int64) -> np.int64:
+    """How many cards of each suit ``cards`` holds (4 bits a suit): of a :func:`_closure`, the
+    counts of top cards that decide."""
+    out = np.int64(0)
+    for suit in range(4):
+        out |= popcount(cards & (FULL_SUIT << (13 * suit))) << (4 * suit)
+    return out
+
+
+@jit
+def _closure(
+    S: np.ndarray, P: np.ndarray, C: np.ndarray, held: np.int64, rel: np.int64
+) -> np.int64:
+    """The cards a trick start's value depends on, from those its search met (``rel``): in each
+    suit every card held from the lowest one met up (the ranks below it only count by their number
+    per hand, which the table's bucket holds). In Kout Bo, while a joker is held, also the trump
+    honours still held (which of them fell decides joker leads, 1.6(c); BJ beats every trump but
+    the Ace, 1.1): the key counts them, the closure keeps their holders."""
+    out = np.int64(0)
+    if not _relative_keys(C):
+        return out  # the table keys every card: nothing to track
+    for suit in range(4):
+        rs = rel & (FULL_SUIT << (13 * suit))
+        if rs != 0:
+            out |= held & (FULL_SUIT << (13 * suit)) & ~((ONE << lowest_bit(rs)) - 1)
+    if C[C_LADDER] != 0 and (held & P[P_JOKER_MASK]) != 0:
+        trump = S[S_TRUMP]
+        honours = ((ONE << 13) - (ONE << (13 - P[P_FREE_JOKER_HONOURS]))) << (13 * trump)
+        h = held & honours
+        if h != 0:
+            out |= held & (FULL_SUIT << (13 * trump)) & ~((ONE << lowest_bit(h)) - 1)
+    return out
+
+
+# the packed entry: tops (16 bits), lower and upper bound (10 bits each, offset), best card + 1
+# (7 bits), the generation's low 8 bits (which entries are stale), 13 bits of the bucket key
+E_LO = 16
+E_HI = 26
+E_BEST = 36
+E_GEN = 43
+E_TAG = 51
+
+
+@jit
+def _tag(h1: np.uint64) -> np.int64:
+    return np.int64(h1 >> np.uint64(51))
+
+
+@jit
+def _tt_probe(
+    tt: np.ndarray, C: np.ndarray, h1: np.uint64, h2: np.uint64, held: np.int64
+) -> tuple[bool, int, int, int, np.int64]:
+    """The entries of this position in this generation, combined: (found, lower bound, upper
+    bound, stored best card, the cards the bounds used rest on). An entry matches when the hands
+    hold the same ranks where its value said they count (DDS's winning ranks)."""
+    i0 = np.int64(h1 & np.uint64(C[C_TT_MASK])) & ~np.int64(TT_WAYS - 1)
+    found = False
+    lo = -1000
+    hi = 1000
+    best = -1
+    rel = np.int64(0)
+    tag = _tag(h1)
+    gen = C[C_GEN] & 255
+    for i in range(i0, i0 + TT_WAYS):
+        e = tt[i, 1]
+        if ((e >> E_TAG) & 8191) != tag or ((e >> E_GEN) & 255) != gen:
+            continue
+        tops = e & 65535
+        if tt[i, 0] != _check(C, h2, tops):
+            continue
+        found = True
+        elo = ((e >> E_LO) & 1023) - _OFF
+        ehi = ((e >> E_HI) & 1023) - _OFF
+        if elo > lo or ehi < hi or best < 0:
+            best = ((e >> E_BEST) & 127) - 1
+        lo = max(lo, elo)
+        hi = min(hi, ehi)
+        rel |= _to_cards(held, tops)
+    return found, lo, hi, best, rel
 
 
 @jit
 def _tt_store(
-    tt: np.ndarray, C: np.ndarray, h1: np.uint64, h2: np.uint64, lo: int, hi: int, best: int
+    tt: np.ndarray,
+    C: np.ndarray,
+    h1: np.uint64,
+    h2: np.uint64,
+    held: np.int64,
+    tops: np.int64,
+    lo: int,
+    hi: int,
+    best: int,
 ) -> None:
-    i = np.int64(h1 & np.uint64(C[C_TT_MASK]))
-    if tt[i, 0] == np.int64(h1) and tt[i, 1] == np.int64(h2) and (tt[i, 2] >> 32) == C[C_GEN]:
-        old = tt[i, 2]
-        lo = max(lo, (old & 1023) - _OFF)
-        hi = min(hi, ((old >> 10) & 1023) - _OFF)
-    tt[i, 0] = np.int64(h1)
-    tt[i, 1] = np.int64(h2)
-    tt[i, 2] = (C[C_GEN] << 32) | (np.int64(best + 1) << 20) | ((hi + _OFF) << 10) | (lo + _OFF)
+    """Store bounds that hold for every position of this bucket holding the ``tops`` cards as this
+    one does."""
+    i0 = np.int64(h1 & np.uint64(C[C_TT_MASK])) & ~np.int64(TT_WAYS - 1)
+    check = _check(C, h2, tops)
+    gen = C[C_GEN] & 255
+    slot = -1
+    for i in range(i0, i0 + TT_WAYS):
+        e = tt[i, 1]
+        if ((e >> E_GEN) & 255) != gen:
+            if slot < 0:
+                slot = i
+            continue
+        if tt[i, 0] == check and (e & 65535) == tops:
+            lo = max(lo, ((e >> E_LO) & 1023) - _OFF)
+            hi = min(hi, ((e >> E_HI) & 1023) - _OFF)
+            slot = i
+            break
+    if slot < 0:
+        slot = i0 + (C[C_NODES] & (TT_WAYS - 1))
+    tt[slot, 0] = check
+    tt[slot, 1] = (
+        tops
+        | ((lo + _OFF) << E_LO)
+        | ((hi + _OFF) << E_HI)
+        | (np.int64(best + 1) << E_BEST)
+        | (gen << E_GEN)
+        | (_tag(h1) << E_TAG)
+    )
 
 
 @jit
@@ -637,7 +821,8 @@ def _through(C: np.ndarray, gain: int, child: int) -> int:
 def _last_trick(
     S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, W: np.ndarray, d: int
 ) -> int:
-    """The last trick: every seat plays its one card (no choice, no search)."""
+    """The last trick: every seat plays its one card (no choice, no search). ``C[C_REL_OUT]``:
+    its winning card (the one rank it depends on), unless a joker."""
     n = C[C_N]
     gain = 0
     for i in range(n):
@@ -647,6 +832,7 @@ def _last_trick(
         W[d + i, 1] = card
         save(S, W, d + i)
         gain = play(S, P, STR, C, card)
+    C[C_REL_OUT] = (ONE << C[C_WCARD]) if C[C_WCARD] < 52 else 0
     for i in range(n - 1, -1, -1):
         unplay(S, W, d + i, W[d + i, 0], W[d + i, 1])
     return gain
@@ -690,6 +876,7 @@ def quick(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.nd
     left = C[C_N_TRICKS] - S[S_N_DONE]
     tricks = 0
     points = 0
+    used = np.int64(0)  # the winners counted (the ranks the bound rests on)
     for suit in range(4):
         if closed and suit == trow:
             continue
@@ -712,6 +899,7 @@ def quick(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.nd
             if theirs != 0 and mine != 0:
                 mine &= ~((ONE << (highest_bit(theirs) + 1)) - 1)
             run = popcount(mine)
+            used |= mine
         if run == 0:
             continue
         if suit != trow and opp_trumps != 0:
@@ -732,6 +920,7 @@ def quick(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.nd
         tricks += run
         if tricks == left:
             break
+    C[C_QREL] |= used
     if not baloot:
         return tricks
     if tricks == left and tricks > 0:
@@ -800,6 +989,8 @@ def trump_control(
             team = seat & 1
         elif (seat & 1) != team:
             break
+        if card < 52:
+            C[C_QREL] |= ONE << card
         if baloot:
             points += STR[T_POINTS + trow, card]
         elif card < 52:
@@ -817,7 +1008,9 @@ def start_bounds(
     S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.ndarray, lo: int, hi: int
 ) -> tuple[int, int]:
     """At a trick start: ``(lo, hi)`` (the bounds of :func:`bounds`) narrowed by the leader's sure
-    tricks (:func:`quick`) and the trump ladder (:func:`trump_control`)."""
+    tricks (:func:`quick`) and the trump ladder (:func:`trump_control`); ``C[C_QREL]``: the cards
+    those rest on."""
+    C[C_QREL] = 0
     sure = quick(S, P, STR, C, Q)
     if sure > 0:
         if (S[S_LEADER] & 1) == C[C_TEAM]:
@@ -834,15 +1027,23 @@ def start_bounds(
 
 
 @make_jit
-def _search(
-    P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray, alpha: int, beta: int
-) -> int:
+def _search(W: np.ndarray, tt: np.ndarray, alpha: int, beta: int) -> int:
     """Fail-soft alpha-beta value of the state in ``W[R_S]`` in the window ``(alpha, beta)``
-    (module doc). Four array arguments: a recursive call passes every array's descriptor."""
+    (module doc). Two array arguments (the rule tables are rows of ``W``): a recursive call passes
+    every array's descriptor.
+
+    ``C[C_REL_OUT]`` on return: the cards the result depends on (DDS's winning ranks): the winning
+    card of each trick searched that could have lost by rank, and what the bounds and table entries
+    used rest on; at a trick start, each suit's cards from the lowest of those up (:func:`_closure`).
+    Any position of the same bucket (each hand's suit lengths, the jokers, the leader) holding those
+    cards as this one does has the same result: the table stores it under their relative ranks."""
     S = W[R_S]
     C = W[R_C]
     Q = W[R_Q : R_Q + 4]
+    P = W[R_P]
+    STR = W[R_STR : R_STR + T_ROWS]
     C[C_NODES] += 1
+    C[C_REL_OUT] = 0
     k = S[S_N_IN_TRICK]
     done = S[S_N_DONE]
     if k == 0 and done == C[C_N_TRICKS]:
@@ -857,42 +1058,58 @@ def _search(
     first = -1
     h1 = np.uint64(0)
     h2 = np.uint64(0)
+    rel = np.int64(0)
+    held = np.int64(0)
     if k == 0:
-        if lo < beta and hi > alpha:
-            # the table will be read unless the sure tricks cut: its entry is fetched meanwhile
-            h1, h2 = _keys(S, P, C, W)
-            _prefetch_row(tt, np.int64(h1 & np.uint64(C[C_TT_MASK])))
-        lo, hi = start_bounds(S, P, STR, C, Q, lo, hi)
-    if lo >= beta:
-        return lo
-    if hi <= alpha:
-        return hi
-    if k == 0:
-        e = _tt_probe(tt, C, h1, h2)
-        if e >= 0:
-            tlo = (e & 1023) - _OFF
-            thi = ((e >> 10) & 1023) - _OFF
-            first = _from_key_card(S, P, C, ((e >> 20) & 4095) - 1)
-            if tlo >= beta:
-                return tlo
-            if thi <= alpha:
-                return thi
-            if tlo == thi:
+        held = _held(S, C)
+        if lo >= beta or hi <= alpha:
+            C[C_REL_OUT] = _closure(S, P, C, held, rel)
+            return lo if lo >= beta else hi
+        # the table will be read unless the sure tricks cut: its bucket is fetched meanwhile
+        h1, h2 = _keys(S, P, C, W, held)
+        for j in range(4):
+            W[done * C[C_N], U_REL + j] = C[C_PLANES + j]  # for the store, after the children's
+        row = np.int64(h1 & np.uint64(C[C_TT_MASK])) & ~np.int64(TT_WAYS - 1)
+        _prefetch_row(tt, row)
+        _prefetch_row(tt, row + 4)
+        slo, shi = start_bounds(S, P, STR, C, Q, lo, hi)
+        C[C_STARTS] += 1
+        if slo >= beta or shi <= alpha:
+            C[C_CUT_BOUND] += 1
+            C[C_REL_OUT] = _closure(S, P, C, held, C[C_QREL])
+            return slo if slo >= beta else shi
+        found, tlo, thi, code, trel = _tt_probe(tt, C, h1, h2, held)
+        if found:
+            first = _from_key_card(S, P, C, code)
+            rel = trel
+            if tlo >= beta or thi <= alpha or tlo == thi:
+                C[C_CUT_TT] += 1
+                C[C_REL_OUT] = _closure(S, P, C, held, rel)
+                if tlo >= beta:
+                    return tlo
+                if thi <= alpha:
+                    return thi
                 return tlo
             lo = max(lo, tlo)
             hi = min(hi, thi)
             alpha = max(alpha, tlo)
             beta = min(beta, thi)
+    elif lo >= beta or hi <= alpha:
+        return lo if lo >= beta else hi
     seat = S[S_TO_ACT]
     maximise = (seat & 1) == C[C_TEAM]
     d = done * C[C_N] + k
+    n = C[C_N]
     mask = legal(S, P, STR, C)
     if k > 0 and (mask & (mask - 1)) == 0:
         # one legal card (no table entry mid-trick): no ordering, no bookkeeping
         card = lowest_bit(mask)
         save(S, W, d)
         gain = play(S, P, STR, C, card)
-        v = _through(C, gain, _search(P, STR, W, tt, alpha - gain, beta - gain))
+        wcard = C[C_WCARD]
+        v = _through(C, gain, _search(W, tt, alpha - gain, beta - gain))
+        if k == n - 1 and wcard < 52 and _relative_keys(C):
+            C[C_REL_OUT] |= ONE << wcard
         unplay(S, W, d, seat, card)
         return v
     m = moves(S, P, STR, C, Q, mask, first, W, d)
@@ -900,6 +1117,8 @@ def _search(
     b = beta
     g = -1000 if maximise else 1000
     best = -1
+    track = _relative_keys(C)  # Baloot keys every card: no ranks to track
+    trel = rel  # what the table entry used rests on
     for i in range(m):
         j = i
         for t in range(i + 1, m):
@@ -911,7 +1130,14 @@ def _search(
         card = mv & 255
         save(S, W, d)
         gain = play(S, P, STR, C, card)
-        v = _through(C, gain, _search(P, STR, W, tt, a - gain, b - gain))
+        wcard = C[C_WCARD]
+        v = _through(C, gain, _search(W, tt, a - gain, b - gain))
+        mrel = np.int64(0)
+        if track:
+            mrel = C[C_REL_OUT]
+            if k == n - 1 and wcard < 52:
+                mrel |= ONE << wcard  # the trick's winner: a lower card would have lost it
+            rel |= mrel
         unplay(S, W, d, seat, card)
         if maximise:
             if v > g:
@@ -926,16 +1152,25 @@ def _search(
                 if g < b:
                     b = g
         if a >= b:
+            # a cut-off rests on its own move alone (with the table entry that narrowed the window)
+            rel = trel | mrel
             W[d, W_KILLER] = card + 1
             break
     if k == 0:
+        rel = _closure(S, P, C, held, rel)
+        tops = np.int64(0)
+        if _relative_keys(C):
+            tops = _tops(rel)
+            for j in range(4):
+                C[C_PLANES + j] = W[d, U_REL + j]  # the children's keys wrote theirs over these
         best = _key_card(S, P, C, best)
         if g <= alpha:
-            _tt_store(tt, C, h1, h2, lo, g, best)
+            _tt_store(tt, C, h1, h2, held, tops, lo, g, best)
         elif g >= beta:
-            _tt_store(tt, C, h1, h2, g, hi, best)
+            _tt_store(tt, C, h1, h2, held, tops, g, hi, best)
         else:
-            _tt_store(tt, C, h1, h2, g, g, best)
+            _tt_store(tt, C, h1, h2, held, tops, g, g, best)
+    C[C_REL_OUT] = rel
     return g
 
 
@@ -953,7 +1188,7 @@ def search(
     R = W[R_S]
     for i in range(S.shape[0]):
         R[i] = S[i]
-    return _search(P, STR, W, tt, alpha, beta)
+    return _search(W, tt, alpha, beta)
 
 
 @jit
@@ -971,6 +1206,7 @@ def value(S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.n
         else:
             mid = min(max(guess, lo + 1), hi)
         g = search(S, P, STR, W, tt, mid - 1, mid)
+        C[C_PROBES] += 1
         if g >= mid:
             lo = g
             guess = g + 1
@@ -1021,8 +1257,14 @@ NO_CONTRACT = -99
 
 @jit
 def begin(S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray) -> None:
-    """A new search generation for the deal and contract of ``S``."""
+    """A new search generation for the deal and contract of ``S`` (the rule tables ``P`` and
+    ``STR`` copied into ``W``: the searches after it read them there)."""
     C = W[R_C]
+    for i in range(P.shape[0]):
+        W[R_P, i] = P[i]
+    for r in range(T_ROWS):
+        for j in range(T_COLS):
+            W[R_STR + r, j] = STR[r, j]
     C[C_GEN] += 1
     C[C_TEAM] = S[S_BIDDER] & 1
     trow = S[S_TRUMP]

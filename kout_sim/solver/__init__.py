@@ -25,6 +25,15 @@ LOSS = -1
 """Kout value of a line in which the bidding team's player must lead his lone joker (RULES.md 2.8)."""
 
 
+def _table(rows: int) -> np.ndarray:
+    """A zeroed transposition table ``int64[rows, TT_COLS]`` whose buckets (``TT_WAYS`` rows, 64
+    bytes) each sit in one cache line."""
+    buf = np.zeros(rows * K.TT_COLS + 8, dtype=np.int64)
+    skip = (-buf.ctypes.data % 64) // 8
+    table: np.ndarray = buf[skip : skip + rows * K.TT_COLS].reshape(rows, K.TT_COLS)
+    return table
+
+
 class Solver:
     """Solve positions of one rule set.
 
@@ -33,8 +42,8 @@ class Solver:
     rules
         The rules (preset and options) the positions are played under.
     tt_bits
-        The transposition table holds ``2 ** tt_bits`` entries (24 bytes each); 20 by default
-        (24 MB), enough for a 6-seat Kout hand.
+        The transposition table holds ``2 ** tt_bits`` entries (16 bytes each, in buckets of
+        ``TT_WAYS``); 20 by default (16 MB), enough for a 6-seat Kout hand.
     """
 
     def __init__(self, rules: Rules, tt_bits: int = 20) -> None:
@@ -54,7 +63,7 @@ class Solver:
         C[K.C_LADDER] = int(not self.baloot and P[L.P_JOKER_MODEL] == L.JOKER_LADDER)
         C[K.C_TT_MASK] = (1 << tt_bits) - 1
         self.C = C
-        self.tt = np.zeros((1 << tt_bits, K.TT_COLS), dtype=np.int64)
+        self.tt = _table(1 << tt_bits)
         self.Q = self.W[K.R_Q : K.R_Q + 4, : K.Q_COLS]
         self._out = np.zeros(64, dtype=np.int64)
 

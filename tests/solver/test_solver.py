@@ -309,6 +309,81 @@ def test_relative_rank_keys_do_not_change_values(preset: str) -> None:
         assert relative.value(S) == absolute.value(S)
 
 
+def _kout_state(
+    preset: str,
+    hands: list[str],
+    trump: str,
+    bidder: int,
+    contract: int,
+    leader: int,
+    tricks: tuple[int, int],
+) -> np.ndarray:
+    """A hand-built Kout trick start: ``hands`` (cards by seat, space-separated), the cards of the
+    deck not in them played in completed tricks, ``tricks`` taken by team 0 and team 1."""
+    rules = get_rules(preset)
+    P, _ = tables_of(rules)
+    n = int(P[L.P_N_PLAYERS])
+    S = np.zeros(L.S_SIZE, dtype=np.int64)
+    S[L.S_PHASE] = L.PH_PLAY
+    S[L.S_DEALER] = (bidder - 1) % n
+    S[L.S_BIDDER] = bidder
+    S[L.S_HIGH_BID] = contract
+    S[L.S_N_CALLS] = n
+    S[L.S_LED] = -1
+    S[L.S_MADE] = -1
+    S[L.S_MATCH_WINNER] = -1
+    S[L.S_TRUMP] = "SHDC".index(trump)
+    held = 0
+    for seat, hand in enumerate(hands):
+        mask = sum(1 << C.parse_card(c) for c in hand.split())
+        S[L.S_HAND + seat] = mask
+        held |= mask
+    S[L.S_PLAYED] = int(P[L.P_DECK]) & ~held
+    S[L.S_N_DONE] = sum(tricks)
+    S[L.S_TRICKS] = tricks[0]
+    S[L.S_TRICKS + 1] = tricks[1]
+    S[L.S_LEADER] = leader
+    S[L.S_TO_ACT] = leader
+    return S
+
+
+@pytest.mark.parametrize(
+    ("hands", "trump", "values"),
+    [
+        (
+            ["7S 9S TS AS 9H AH", "JH JD QD 9C TC JK", "8S JS KS 8H TH QH", "QS 7H KH TD QC KC"],
+            "D",
+            {"JH": 7, "JD": 7, "QD": 7, "9C": 7, "TC": 7},
+        ),
+        (
+            ["TS JS JD QD KD JC", "8S QS TH QH 9C AC", "9S KH 9D AD 8C KC", "JH 8D TD 7C TC QC"],
+            "H",
+            {"8S": 6, "QS": 7, "TH": 5, "QH": 5, "9C": 5, "AC": 6},
+        ),
+    ],
+)
+def test_winning_rank_entries_keep_the_trick_winners_rank(
+    hands: list[str], trump: str, values: dict[str, int]
+) -> None:
+    """RULES.md 2.6 / 2.7: a table entry serves every position whose hands hold, by relative rank,
+    the same cards where its value depends on them (DDS's winning ranks). The winner of a trick that
+    beat a card of its own suit is one of those: swap it with the card it beat and the trick changes
+    hands. Two kout_bh_4 positions (third trick, seat 1 to lead, its team bid 5 and took the first
+    two tricks) where an entry that left the
+    trick winners out matches a position it does not hold for: per-card values as the table keyed on
+    every card gives them."""
+    from kout_sim.solver import Solver
+    from kout_sim.solver import _kernels as K
+
+    rules = get_rules("kout_bh_4")
+    S = _kout_state("kout_bh_4", hands, trump, bidder=1, contract=5, leader=1, tricks=(0, 2))
+    absolute = Solver(rules)
+    absolute.C[K.C_ABSOLUTE] = 1
+    expected = {C.parse_card(c): v for c, v in values.items()}
+    assert absolute.card_values(S) == expected
+    assert Solver(rules).card_values(S) == expected
+
+
 def _trick_start_bounds(preset: str, record: dict[str, Any]) -> tuple[int, int, int]:
     """The bounds the search uses at a trick start (:func:`bounds`, then the sure tricks and the
     trump ladder), and the exact future value of the reference twin (its sentinels as the
