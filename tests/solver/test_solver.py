@@ -372,8 +372,8 @@ def test_winning_rank_entries_keep_the_trick_winners_rank(
     two tricks) where an entry that left the
     trick winners out matches a position it does not hold for: per-card values as the table keyed on
     every card gives them."""
+    from kout_sim.engine import dd as K
     from kout_sim.solver import Solver
-    from kout_sim.solver import _kernels as K
 
     rules = get_rules("kout_bh_4")
     S = _kout_state("kout_bh_4", hands, trump, bidder=1, contract=5, leader=1, tricks=(0, 2))
