@@ -94,8 +94,8 @@ COMPILE_SECONDS = {
     ("baloot", NO_SEARCH): 30,
     ("kout", SEARCH_ISMCTS): 60,
     ("baloot", SEARCH_ISMCTS): 60,
-    ("kout", SEARCH_PIMC): 120,
-    ("baloot", SEARCH_PIMC): 120,
+    ("kout", SEARCH_PIMC): 200,
+    ("baloot", SEARCH_PIMC): 200,
 }
 """Roughly how long the first run of a family compiles, by the line-up's search class (none,
 ISMCTS, PIMC: :mod:`kout_sim.players.kinds`; one core of the project's machine, an empty cache;
