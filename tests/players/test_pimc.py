@@ -284,15 +284,21 @@ def test_pimc_calls_from_the_par_of_its_samples(preset: str) -> None:
 
 
 @pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4", "baloot"])
-def test_pimc_plugs_into_the_drivers(preset: str) -> None:
+def test_pimc_plugs_into_the_hand_driver(preset: str) -> None:
     # RULES.md 0.5: the drivers raise if a policy chose an illegal action
     rules = get_rules(preset)
     rows = play_hands(rules, 3, 2, ["pimc:samples=2", "heuristic"], workers=1)
     assert (rows[:, L.R_N_ACTIONS] > 0).all()
-    rows = play_hands(rules, 2, 3, ["pimc:samples=2,calls=1", "heuristic"], workers=1)
-    assert (rows[:, L.R_N_ACTIONS] > 0).all()
+    if rules.preset.family != "baloot":  # calls=1 is Kout's
+        rows = play_hands(rules, 2, 3, ["pimc:samples=2,calls=1", "heuristic"], workers=1)
+        assert (rows[:, L.R_N_ACTIONS] > 0).all()
+
+
+def test_pimc_plugs_into_the_match_driver() -> None:
+    """One family's match driver (each compiles the engine and the solver again: the other
+    family's is the same code with its own policies, covered by the hand driver above)."""
     matches, _, _ = play_matches(
-        rules, 1, 2, ["heuristic", "pimc:samples=1,objective=2"], workers=1
+        get_rules("kout_bh_4"), 1, 2, ["heuristic", "pimc:samples=1,objective=2"], workers=1
     )
     assert matches[0, L.X_WINNER] in (0, 1)
 
