@@ -13,7 +13,7 @@ from kout_sim.players import parse_lineup
 from kout_sim.players import sampler as SP
 from kout_sim.players.heuristic import choose_heuristic
 from kout_sim.players.pimc import PIMC, ROLLOUT, baloot_net, baloot_threshold
-from kout_sim.rules import get_rules
+from kout_sim.rules import Rules, get_rules
 from kout_sim.sim import play_hands, play_matches
 from kout_sim.solver import Solver
 
@@ -68,18 +68,29 @@ def test_pimc_chooses_legal_cards(preset: str, objective: int) -> None:
         _decide(preset, S, rng_of(3, i), f"pimc:samples=3,objective={objective}")
 
 
-def _oracle(preset: str, S: np.ndarray, rng: np.ndarray, samples: int, objective: int) -> int:
-    """The documented rule in plain Python over the same sampled deals: the heuristic's card first
-    (its draw), then per sample the solver's value of each card for the seat's team, capped at
-    the contract's need (objective 0), plain (1) or made / beaten (2); the best sum, ties to the
-    heuristic's card, else the lowest card."""
+def _heuristic_first(
+    preset: str, S: np.ndarray, rng: np.ndarray, spec: str
+) -> tuple[Rules, np.ndarray, np.ndarray, int, int]:
+    """The rules, tables and legal mask of ``S``, and the heuristic's action drawn first from
+    ``rng`` (as the kernel draws it, before its samples)."""
     rules = get_rules(preset)
     P, STR = tables_of(rules)
     fam = int(P[L.P_FAMILY])
     mask = int(legal_mask(S, P, STR, fam))
     MS = np.zeros(L.M_SIZE, dtype=np.int64)
-    prm = _row(preset, f"pimc:samples={samples},objective={objective}")
+    prm = _row(preset, spec)
     heuristic = int(choose_heuristic(S, P, STR, MS, rng, prm[ROLLOUT:], mask, fam))
+    return rules, P, STR, mask, heuristic
+
+
+def _oracle(preset: str, S: np.ndarray, rng: np.ndarray, samples: int, objective: int) -> int:
+    """The documented rule in plain Python over the same sampled deals: the heuristic's card first
+    (its draw), then per sample the solver's value of each card for the seat's team, capped at
+    the contract's need (objective 0), plain (1) or made / beaten (2); the best sum, ties to the
+    heuristic's card, else the lowest card."""
+    rules, P, STR, mask, heuristic = _heuristic_first(
+        preset, S, rng, f"pimc:samples={samples},objective={objective}"
+    )
     solver = Solver(rules, tt_bits=14)
     seat = int(S[L.S_TO_ACT])
     mine = (seat & 1) == (int(S[L.S_BIDDER]) & 1)
@@ -220,13 +231,9 @@ def _par_oracle(preset: str, S: np.ndarray, rng: np.ndarray, samples: int, p_mak
     from kout_sim.engine import dd as K
     from kout_sim.engine.kout import may_name_trump
 
-    rules = get_rules(preset)
-    P, STR = tables_of(rules)
-    fam = int(P[L.P_FAMILY])
-    mask = int(legal_mask(S, P, STR, fam))
-    MS = np.zeros(L.M_SIZE, dtype=np.int64)
-    prm = _row(preset, f"pimc:samples={samples},calls=1,p_make={p_make}")
-    heuristic = int(choose_heuristic(S, P, STR, MS, rng, prm[ROLLOUT:], mask, fam))
+    rules, P, STR, mask, heuristic = _heuristic_first(
+        preset, S, rng, f"pimc:samples={samples},calls=1,p_make={p_make}"
+    )
     solver = Solver(rules, tt_bits=14)
     seat = int(S[L.S_TO_ACT])
     auction = int(S[L.S_PHASE]) == L.PH_AUCTION
