@@ -12,7 +12,7 @@ import kout_sim
 from kout_sim.engine import layout as L
 from kout_sim.io.store import Store
 from kout_sim.rules import get_rules
-from kout_sim.sim import available_workers, play_random_hands, run
+from kout_sim.sim import available_workers, play_random_hands, run, shard
 
 WORKERS = [1, 2] if available_workers() >= 2 else [1]
 
@@ -257,10 +257,10 @@ def test_a_searching_shard_reports_progress_per_hand_with_the_same_rows(unit: st
     instead of once per shard, and its rows are those of one kernel call."""
     players = ["ismcts:iterations=5", "heuristic"]
     size = 5 if unit == "hands" else 2
-    spec = run.RunSpec("kout_bo_4", {}, players, 9, unit, size, size, True)
+    spec = shard.RunSpec("kout_bo_4", {}, players, 9, unit, size, size, True)
     steps: list[int] = []
-    stepwise = run.play_shard(spec, {}, 3, size, 1, progress=steps.append)
-    whole = run.play_shard(spec, {}, 3, size, 1)
+    stepwise = shard.play_shard(spec, {}, 3, size, 1, progress=steps.append)
+    whole = shard.play_shard(spec, {}, 3, size, 1)
     assert steps == ([2, 2, 1] if unit == "hands" else [1, 1])
     assert stepwise.keys() == whole.keys()
     for name in whole:

@@ -21,7 +21,7 @@ import kout_sim
 from kout_sim.cli import main
 from kout_sim.io import store as S
 from kout_sim.io.read import check_run, verify
-from kout_sim.sim import run
+from kout_sim.sim import run, shard
 
 SETTINGS: dict[str, Any] = {"players": "random", "matches": 60, "seed": 11}
 CORRUPTIONS = ("truncate", "garbage", "zeros", "delete")
@@ -298,18 +298,18 @@ def test_a_stoppable_shard_has_the_rows_of_one_call_and_stops_when_told(
 ) -> None:
     import threading
 
-    monkeypatch.setattr(run, "STOP_HANDS", 300)
-    monkeypatch.setattr(run, "STOP_MATCHES", 7)
+    monkeypatch.setattr(shard, "STOP_HANDS", 300)
+    monkeypatch.setattr(shard, "STOP_MATCHES", 7)
     for unit, size in (("hands", 1_000), ("matches", 30)):
-        spec = run.RunSpec("kout_bo_4", {}, ["random"] * 4, 3, unit, size, size, True)
-        one = run.play_shard(spec, {}, 0, size, 1)
-        steps = run.play_shard(spec, {}, 0, size, 1, stop=threading.Event())
+        spec = shard.RunSpec("kout_bo_4", {}, ["random"] * 4, 3, unit, size, size, True)
+        one = shard.play_shard(spec, {}, 0, size, 1)
+        steps = shard.play_shard(spec, {}, 0, size, 1, stop=threading.Event())
         for name in one:
             assert _frame(one[name]).equals(_frame(steps[name]))
         stopped = threading.Event()
         stopped.set()
-        with pytest.raises(run.Stopped):
-            run.play_shard(spec, {}, 0, size, 1, stop=stopped)
+        with pytest.raises(shard.Stopped):
+            shard.play_shard(spec, {}, 0, size, 1, stop=stopped)
 
 
 def test_a_real_full_disk_fails_in_one_line_with_no_temporary_file(tmp_path: Path) -> None:
