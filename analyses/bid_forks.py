@@ -25,6 +25,10 @@ with the highest mean and compares it with every other call by its paired differ
 step-down correction over every comparison of the table (every group), so that "the best call is
 separated from all others" holds for the guide as a whole at the 5% level. The best call is picked
 from the same data, so a best call that is not separated is no more than a tie.
+
+Size: over 600 lines on purpose: the paired statistics and the report section built from them stay
+together, as in :mod:`analyses.bid_success`, so that the section shows exactly what the functions
+above compute.
 """
 
 from __future__ import annotations

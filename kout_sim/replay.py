@@ -6,6 +6,9 @@ Every problem is an :class:`~kout_sim.errors.InvalidRecord` or
 :class:`~kout_sim.errors.IllegalAction` with a one-line message.
 
 Both engines run behind the same driver: ``engine="numba"`` (default) or ``engine="reference"``.
+
+Size: just over 600 lines: the record reader, its one-line errors and the driver over both
+engines are one public API (``replay_hand``, ``legal_actions``) and are kept together.
 """
 
 from __future__ import annotations

@@ -2,6 +2,10 @@
 
 Same conventions as :mod:`.kout`: state ``S``, rule parameters ``P``, card tables ``STR``; the trick
 machinery (``trick_winner_idx``) is shared with the Kout family, everything else is Baloot's own.
+
+Size: over 600 lines on purpose. The Baloot auction (RULES.md 3.2-3.3), projects (3.5), play (3.4)
+and scoring (3.6) are the family's own kernels and call each other; one file keeps one numba cache
+key for them and the clause order of RULES.md section 3.
 """
 
 from __future__ import annotations

@@ -17,6 +17,10 @@ Searches are fail-soft alpha-beta: ``search(lo, hi)`` returns ``g`` with ``g <= 
 ``g >= hi`` a lower bound, anything between exact. Null windows (``hi = lo + 1``) answer "at least
 ``hi``?" and :func:`value` bisects with them (MTD-style). Table entries are valid for one
 generation (``C[C_GEN]``): a new deal or contract is a new generation, never a cleared table.
+
+Size: one module on purpose. The search, its bounds, its move ordering and its transposition table
+are one numba kernel tree that calls itself; split across files, numba's per-file cache keys and
+the cross-file inlining would cost compile time and hide the invariants the table relies on.
 """
 
 from __future__ import annotations

@@ -15,6 +15,9 @@ The auction compares them with the thresholds of :data:`BALOOT_PARAMS`; card pla
 priorities (see :func:`choose_card`). Projects are read and scored by the engine (RULES.md 3.5), and a
 Baloot (K+Q of trump) scores once both cards are played, which always happens since all eight tricks are
 played: the policy needs no special care to keep it.
+
+Size: over 600 lines on purpose: one policy (buying, doubling, leads, follows) whose parts share
+its hand evaluation; see :mod:`kout_sim.players.kout_heuristic`.
 """
 
 from __future__ import annotations

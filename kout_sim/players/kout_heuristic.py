@@ -21,6 +21,9 @@ Kernel arguments: ``S`` int64[S_SIZE] hand state, ``P`` int64[P_SIZE] rules, ``S
 card strengths, ``MS`` int64[M_SIZE] match state, ``prm`` float64[N_PARAMS] the seat's parameter
 row (slots of :data:`KOUT_PARAMS`); a hand, a card set or a legal set is an int64 bitmask (bit =
 card id in play, call index in the auction and trump phases).
+
+Size: over 600 lines on purpose: one policy (bids, trump, leads, follows, discards) whose parts
+share its hand evaluation and card-counting helpers; split, they would import each other.
 """
 
 from __future__ import annotations

@@ -20,6 +20,10 @@ straight to ``"over"``.
 
 Readings chosen where RULES.md and docs/baloot.md leave something open are marked "Reading:" in the
 comments below and summarised in ``READINGS``.
+
+Size: one module on purpose. It is the rulebook of RULES.md section 3 written once, clause by clause,
+as the independent twin of the numba engine; a split would scatter the clause order that lets a
+reader check it against RULES.md.
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@ Conventions (RULES.md 0.1, 0.2): seats ``0..n-1`` in playing order, the next sea
 * auction: ``"pass"`` or an ``int`` bid;
 * trump choice: a suit letter ``"S"``, ``"H"``, ``"D"`` or ``"C"``;
 * play: a card string.
+
+Size: one module on purpose: RULES.md sections 1 and 2 written once, clause by clause, as the
+independent twin of the numba engine (see :mod:`kout_sim.reference.baloot`).
 """
 
 from __future__ import annotations
