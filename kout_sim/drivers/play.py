@@ -435,6 +435,91 @@ def deal_alone(w: Lanes, P: np.ndarray, seed: int, index: int, family: int) -> N
     deal_hand(w, P, below(w.deal, P[P_N_PLAYERS]), 0, 0, family)
 
 
+def _make_blocks(family: int, searching: int) -> tuple[Callable[..., None], Callable[..., int]]:
+    """The loops over the hands of a batch (independent hands; the hands of one match), one pair
+    per family and line-up class, compiled as functions of their own like the play loop.
+
+    Their bodies are leaves inlined up to here (dealing, the play loop's dispatcher, the row); in
+    the entry points, which use numba's reference-counted memory, every array passed between
+    inlined leaves took an atomic reference count, dozens per hand (measured: half the time of a
+    random hand, benchmarks/profile_kernels.py). Here, without it (``jit``, as the play loop: the
+    searching variants allocate, so they keep it), the hands cost no reference counts at all.
+    """
+    decorate = jit_alloc if searching else jit
+
+    @decorate
+    def hand_block(
+        ctx: Context,
+        w: Lanes,
+        seed: int,
+        first: int,
+        out: np.ndarray,
+        trace: np.ndarray,
+        lo: int,
+        hi: int,
+        no_trace: np.ndarray,
+        no_packed: np.ndarray,
+    ) -> None:
+        P = ctx.P
+        for i in range(lo, hi):
+            deal_alone(w, P, seed, first + i, family)
+            packed = trace[i] if trace.shape[0] > 0 else no_packed
+            row = out[i]
+            t = play_hand(
+                w.S, w.MS, w.play, ctx, row, no_trace, no_trace, packed, -1, searching, family
+            )
+            record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
+            if t < 0:
+                row[R_N_ACTIONS] = -1
+            row[R_MATCH] = first + i  # the hand's stream index
+
+    @decorate
+    def match_hands(
+        ctx: Context,
+        w: Lanes,
+        match: int,
+        hand_rows: np.ndarray,
+        trace: np.ndarray,
+        h: int,
+        no_trace: np.ndarray,
+        no_packed: np.ndarray,
+    ) -> int:
+        P = ctx.P
+        MS = w.MS
+        while MS[M_WINNER] < 0:
+            if h >= hand_rows.shape[0]:
+                return -1
+            row = hand_rows[h]
+            row[R_SCORE_BEFORE] = MS[M_SCORE]
+            row[R_SCORE_BEFORE + 1] = MS[M_SCORE + 1]
+            row[R_HAND_IDX] = MS[M_N_HANDS]
+            deal_hand(w, P, MS[M_DEALER], MS[M_SCORE], MS[M_SCORE + 1], family)
+            packed = trace[h] if trace.shape[0] > 0 else no_packed
+            t = play_hand(
+                w.S, MS, w.play, ctx, row, no_trace, no_trace, packed, -1, searching, family
+            )
+            if t < 0:
+                return -2
+            apply_hand(MS, w.S, P)
+            record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
+            row[R_MATCH] = match
+            row[R_SCORE_AFTER] = MS[M_SCORE]
+            row[R_SCORE_AFTER + 1] = MS[M_SCORE + 1]
+            h += 1
+        return h
+
+    return hand_block, match_hands
+
+
+# Module globals, one per variant (rule 4 of docs/compile.md), picked by the leaves below.
+_HANDS_KOUT, _MATCH_KOUT = _make_blocks(FAMILY_KOUT, NO_SEARCH)
+_HANDS_KOUT_ISMCTS, _MATCH_KOUT_ISMCTS = _make_blocks(FAMILY_KOUT, SEARCH_ISMCTS)
+_HANDS_KOUT_PIMC, _MATCH_KOUT_PIMC = _make_blocks(FAMILY_KOUT, SEARCH_PIMC)
+_HANDS_BALOOT, _MATCH_BALOOT = _make_blocks(FAMILY_BALOOT, NO_SEARCH)
+_HANDS_BALOOT_ISMCTS, _MATCH_BALOOT_ISMCTS = _make_blocks(FAMILY_BALOOT, SEARCH_ISMCTS)
+_HANDS_BALOOT_PIMC, _MATCH_BALOOT_PIMC = _make_blocks(FAMILY_BALOOT, SEARCH_PIMC)
+
+
 @jit_leaf
 def _hand_block(
     ctx: Context,
@@ -447,21 +532,52 @@ def _hand_block(
     searching: int,
     family: int,
 ) -> None:
-    P = ctx.P
-    w = new_lanes(P)
+    w = new_lanes(ctx.P)
     no_trace = np.empty(0, dtype=np.int64)
     no_packed = np.empty(0, dtype=np.int32)
-    for i in range(lo, hi):
-        deal_alone(w, P, seed, first + i, family)
-        packed = trace[i] if trace.shape[0] > 0 else no_packed
-        row = out[i]
-        t = play_hand(
-            w.S, w.MS, w.play, ctx, row, no_trace, no_trace, packed, -1, searching, family
-        )
-        record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
-        if t < 0:
-            row[R_N_ACTIONS] = -1
-        row[R_MATCH] = first + i  # the hand's stream index
+    args = (ctx, w, seed, first, out, trace, lo, hi, no_trace, no_packed)
+    if family == FAMILY_BALOOT:
+        if searching == SEARCH_PIMC:
+            _HANDS_BALOOT_PIMC(*args)
+        elif searching == SEARCH_ISMCTS:
+            _HANDS_BALOOT_ISMCTS(*args)
+        else:
+            _HANDS_BALOOT(*args)
+    elif searching == SEARCH_PIMC:
+        _HANDS_KOUT_PIMC(*args)
+    elif searching == SEARCH_ISMCTS:
+        _HANDS_KOUT_ISMCTS(*args)
+    else:
+        _HANDS_KOUT(*args)
+
+
+@jit_leaf
+def _match_hands(
+    ctx: Context,
+    w: Lanes,
+    match: int,
+    hand_rows: np.ndarray,
+    trace: np.ndarray,
+    h: int,
+    no_trace: np.ndarray,
+    no_packed: np.ndarray,
+    searching: int,
+    family: int,
+) -> int:
+    """Play the hands of the match in ``w.MS`` to its end from hand row ``h``: the next free row,
+    -1 if ``hand_rows`` ran out, -2 if a policy chose an illegal action."""
+    args = (ctx, w, match, hand_rows, trace, h, no_trace, no_packed)
+    if family == FAMILY_BALOOT:
+        if searching == SEARCH_PIMC:
+            return _MATCH_BALOOT_PIMC(*args)
+        if searching == SEARCH_ISMCTS:
+            return _MATCH_BALOOT_ISMCTS(*args)
+        return _MATCH_BALOOT(*args)
+    if searching == SEARCH_PIMC:
+        return _MATCH_KOUT_PIMC(*args)
+    if searching == SEARCH_ISMCTS:
+        return _MATCH_KOUT_ISMCTS(*args)
+    return _MATCH_KOUT(*args)
 
 
 @jit_leaf
@@ -525,26 +641,11 @@ def _matches(
         seed_lanes(w, seed, first + m)
         fd = first_dealer(w.deal, P, w.deck)
         new_match(MS, fd)
-        while MS[M_WINNER] < 0:
-            if h >= hand_rows.shape[0]:
-                return -1
-            row = hand_rows[h]
-            row[R_SCORE_BEFORE] = MS[M_SCORE]
-            row[R_SCORE_BEFORE + 1] = MS[M_SCORE + 1]
-            row[R_HAND_IDX] = MS[M_N_HANDS]
-            deal_hand(w, P, MS[M_DEALER], MS[M_SCORE], MS[M_SCORE + 1], family)
-            packed = trace[h] if trace.shape[0] > 0 else no_packed
-            t = play_hand(
-                w.S, MS, w.play, ctx, row, no_trace, no_trace, packed, -1, searching, family
-            )
-            if t < 0:
-                return -2
-            apply_hand(MS, w.S, P)
-            record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
-            row[R_MATCH] = first + m
-            row[R_SCORE_AFTER] = MS[M_SCORE]
-            row[R_SCORE_AFTER + 1] = MS[M_SCORE + 1]
-            h += 1
+        h = _match_hands(
+            ctx, w, first + m, hand_rows, trace, h, no_trace, no_packed, searching, family
+        )
+        if h < 0:
+            return h
         out = match_rows[m]
         out[X_MATCH] = first + m
         out[X_FIRST_DEALER] = fd
