@@ -56,12 +56,21 @@ def deal(
     """
     n = P[P_N_PLAYERS]
     copy_into(cards, deck)
-    shuffle(rng, cards)
-    hands[:n] = 0
-    seat = (dealer + 1) % n
-    for k in range(cards.shape[0]):
-        hands[seat] |= np.int64(1) << cards[k]
-        seat = seat + 1 if seat + 1 < n else 0
+    for seat in range(n):
+        hands[seat] = 0
+    # :func:`shuffle` and the deal of card k to seat dealer + 1 + k in one pass: the Fisher-Yates
+    # step i fixes position i, so its card is dealt at once (the same permutation, the same hands,
+    # and no second loop over the deck).
+    last = cards.shape[0] - 1
+    seat = (dealer + 1 + last) % n
+    for i in range(last, 0, -1):
+        j = below(rng, i + 1)
+        card = cards[j]
+        cards[j] = cards[i]
+        cards[i] = card
+        hands[seat] |= np.int64(1) << card
+        seat = seat - 1 if seat > 0 else n - 1
+    hands[seat] |= np.int64(1) << cards[0]
 
 
 @jit_leaf
