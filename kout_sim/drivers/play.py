@@ -175,9 +175,9 @@ def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
         P, STR = ctx.P, ctx.STR
         t = 0
         n_calls = 0
+        word = np.int64(0)  # the calls of the current group of 8, one byte each
         for k in range(4):
             row[R_CALLS + k] = 0
-        row[R_N_CALLS] = 0
         while S[S_PHASE] != PH_OVER and t != limit:
             mask = legal_mask(S, P, STR, family)
             seat = S[S_TO_ACT]
@@ -196,13 +196,16 @@ def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
                 family,
             )
             if action < 0 or action > 63 or (mask >> action) & 1 == 0:
-                return -1
+                t = -1
+                break
             is_card = S[S_PHASE] == PH_PLAY
             code = action if is_card else CALL + action
             if not is_card and n_calls < MAX_CALLS:
-                row[R_CALLS + n_calls // 8] |= np.int64(action + 1) << (8 * (n_calls % 8))
+                word |= np.int64(action + 1) << (8 * (n_calls % 8))
                 n_calls += 1
-                row[R_N_CALLS] = n_calls
+                if n_calls % 8 == 0:
+                    row[R_CALLS + n_calls // 8 - 1] = word
+                    word = np.int64(0)
             if t < actions.shape[0]:
                 actions[t] = code
                 legal[t] = mask
@@ -210,6 +213,9 @@ def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
                 packed[t] = code | (seat << 8) | (popcount(mask) << 12)
             apply_action(S, P, STR, action, family)
             t += 1
+        if n_calls % 8 != 0:
+            row[R_CALLS + n_calls // 8] = word
+        row[R_N_CALLS] = n_calls
         return t
 
     return play_hand_of
@@ -300,10 +306,16 @@ def _record_common(row: np.ndarray, S: np.ndarray, hands: np.ndarray, n: int) ->
     row[R_JOKER_LEADS] = S[S_JOKER_LEADS]
     row[R_JOKER_FORCED] = S[S_JOKER_FORCED]
     row[R_N_ACTIONS] = S[S_N_ACTIONS]
-    row[R_WINNERS] = 0
-    row[R_WINNERS + 1] = 0
-    for k in range(S[S_N_DONE]):
-        row[R_WINNERS + k // 8] |= np.int64(S[S_WINNERS + k] + 1) << (8 * (k % 8))
+    # the trick winners, one byte each, built in registers (a loop of the hand's random number
+    # of tricks writing to the row mispredicted its exit and re-read the row)
+    n_done = S[S_N_DONE]
+    low = np.int64(0)
+    high = np.int64(0)
+    for k in range(8):
+        low |= ((S[S_WINNERS + k] + 1) & -np.int64(k < n_done)) << (8 * k)
+        high |= ((S[S_WINNERS + 8 + k] + 1) & -np.int64(k + 8 < n_done)) << (8 * k)
+    row[R_WINNERS] = low
+    row[R_WINNERS + 1] = high
     for seat in range(6):
         row[R_HAND + seat] = hands[seat] if seat < n else 0
 
@@ -346,10 +358,11 @@ def hand_features(
 ) -> None:
     """The bidder's hand features and the joker holders, from the recorded hands of ``row``."""
     for j in range(3):
-        row[R_HOLDER + j] = -1
-        for seat in range(n):
-            if (row[R_HAND + seat] >> (52 + j)) & 1:
-                row[R_HOLDER + j] = seat
+        holder = np.int64(-1)
+        for seat in range(n):  # without branches on the random deal: select the holding seat
+            held = -((row[R_HAND + seat] >> (52 + j)) & 1)
+            holder = (seat & held) | (holder & ~held)
+        row[R_HOLDER + j] = holder
     for k in range(7):
         row[R_B_TRUMP_LEN + k] = -1
     bidder = S[S_BIDDER]
@@ -367,8 +380,7 @@ def hand_features(
     row[R_B_SIDE_KINGS] = popcount(hand & KINGS & ~trump_mask)
     voids = 0
     for suit in range(4):
-        if hand & (SUIT_BITS << (13 * suit)) == 0:
-            voids += 1
+        voids += np.int64(hand & (SUIT_BITS << (13 * suit)) == 0)
     row[R_B_VOIDS] = voids
     if family == FAMILY_BALOOT:
         table = S[S_TRUMP]

@@ -14,7 +14,7 @@ from .layout import (
     P_N_CARDS,
     P_N_PLAYERS,
 )
-from .rng import below
+from .rng import below, below_of
 
 
 @jit_alloc
@@ -61,16 +61,22 @@ def deal(
     # :func:`shuffle` and the deal of card k to seat dealer + 1 + k in one pass: the Fisher-Yates
     # step i fixes position i, so its card is dealt at once (the same permutation, the same hands,
     # and no second loop over the deck).
+    # The stream's state in locals for the whole deal (below_of: the same numbers as below).
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     last = cards.shape[0] - 1
     seat = (dealer + 1 + last) % n
     for i in range(last, 0, -1):
-        j = below(rng, i + 1)
+        j, s0, s1, s2, s3 = below_of(s0, s1, s2, s3, i + 1)
         card = cards[j]
         cards[j] = cards[i]
         cards[i] = card
         hands[seat] |= np.int64(1) << card
         seat = seat - 1 if seat > 0 else n - 1
     hands[seat] |= np.int64(1) << cards[0]
+    rng[0] = s0
+    rng[1] = s1
+    rng[2] = s2
+    rng[3] = s3
 
 
 @jit_leaf
