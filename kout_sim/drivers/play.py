@@ -12,9 +12,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine._jit import jit, jit_alloc, jit_entry, jit_leaf, lowest_bit, popcount
+from ..engine._jit import (
+    jit,
+    jit_alloc,
+    jit_entry,
+    jit_entry_free,
+    jit_leaf,
+    lowest_bit,
+    popcount,
+)
 from ..engine.baloot import completion_masks
-from ..engine.deal import deck_cards, first_dealer
+from ..engine.deal import deck_cards, first_dealer_in
 from ..engine.game import apply_action, legal_mask, start_hand
 from ..engine.layout import (
     B_ASHKAL,
@@ -40,6 +48,7 @@ from ..engine.layout import (
     M_WINNER,
     MAX_ACTIONS,
     MAX_CALLS,
+    P_DECK,
     P_FAMILY,
     P_JOKER_MASK,
     P_N_PLAYERS,
@@ -116,7 +125,8 @@ from ..engine.layout import (
 )
 from ..engine.match import apply_hand, new_match
 from ..engine.rng import LANE_DEAL, LANE_PLAY, below, seed_stream
-from ..players.kinds import NO_SEARCH, SEARCH_ISMCTS, SEARCH_PIMC, search_class
+from ..players.ismcts import N_INT_ROWS
+from ..players.kinds import KIND_ISMCTS, NO_SEARCH, SEARCH_ISMCTS, SEARCH_PIMC, search_class
 from ..players.policy import choose, workspace
 from ..players.registry import N_PARAMS
 
@@ -447,149 +457,33 @@ def deal_alone(w: Lanes, P: np.ndarray, seed: int, index: int, family: int) -> N
     deal_hand(w, P, below(w.deal, P[P_N_PLAYERS]), 0, 0, family)
 
 
-def _make_blocks(family: int, searching: int) -> tuple[Callable[..., None], Callable[..., int]]:
-    """The loops over the hands of a batch (independent hands; the hands of one match), one pair
-    per family and line-up class, compiled as functions of their own like the play loop.
-
-    Their bodies are leaves inlined up to here (dealing, the play loop's dispatcher, the row); in
-    the entry points, which use numba's reference-counted memory, every array passed between
-    inlined leaves took an atomic reference count, dozens per hand (measured: half the time of a
-    random hand, benchmarks/profile_kernels.py). Here, without it (``jit``, as the play loop: the
-    searching variants allocate, so they keep it), the hands cost no reference counts at all.
-    """
-    decorate = jit_alloc if searching else jit
-
-    @decorate
-    def hand_block(
-        ctx: Context,
-        w: Lanes,
-        seed: int,
-        first: int,
-        out: np.ndarray,
-        trace: np.ndarray,
-        lo: int,
-        hi: int,
-        no_trace: np.ndarray,
-        no_packed: np.ndarray,
-    ) -> None:
-        P = ctx.P
-        for i in range(lo, hi):
-            deal_alone(w, P, seed, first + i, family)
-            packed = trace[i] if trace.shape[0] > 0 else no_packed
-            row = out[i]
-            t = play_hand(
-                w.S, w.MS, w.play, ctx, row, no_trace, no_trace, packed, -1, searching, family
-            )
-            record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
-            if t < 0:
-                row[R_N_ACTIONS] = -1
-            row[R_MATCH] = first + i  # the hand's stream index
-
-    @decorate
-    def match_hands(
-        ctx: Context,
-        w: Lanes,
-        match: int,
-        hand_rows: np.ndarray,
-        trace: np.ndarray,
-        h: int,
-        no_trace: np.ndarray,
-        no_packed: np.ndarray,
-    ) -> int:
-        P = ctx.P
-        MS = w.MS
-        while MS[M_WINNER] < 0:
-            if h >= hand_rows.shape[0]:
-                return -1
-            row = hand_rows[h]
-            row[R_SCORE_BEFORE] = MS[M_SCORE]
-            row[R_SCORE_BEFORE + 1] = MS[M_SCORE + 1]
-            row[R_HAND_IDX] = MS[M_N_HANDS]
-            deal_hand(w, P, MS[M_DEALER], MS[M_SCORE], MS[M_SCORE + 1], family)
-            packed = trace[h] if trace.shape[0] > 0 else no_packed
-            t = play_hand(
-                w.S, MS, w.play, ctx, row, no_trace, no_trace, packed, -1, searching, family
-            )
-            if t < 0:
-                return -2
-            apply_hand(MS, w.S, P)
-            record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
-            row[R_MATCH] = match
-            row[R_SCORE_AFTER] = MS[M_SCORE]
-            row[R_SCORE_AFTER + 1] = MS[M_SCORE + 1]
-            h += 1
-        return h
-
-    return hand_block, match_hands
-
-
-# Module globals, one per variant (rule 4 of docs/compile.md), picked by the leaves below.
-_HANDS_KOUT, _MATCH_KOUT = _make_blocks(FAMILY_KOUT, NO_SEARCH)
-_HANDS_KOUT_ISMCTS, _MATCH_KOUT_ISMCTS = _make_blocks(FAMILY_KOUT, SEARCH_ISMCTS)
-_HANDS_KOUT_PIMC, _MATCH_KOUT_PIMC = _make_blocks(FAMILY_KOUT, SEARCH_PIMC)
-_HANDS_BALOOT, _MATCH_BALOOT = _make_blocks(FAMILY_BALOOT, NO_SEARCH)
-_HANDS_BALOOT_ISMCTS, _MATCH_BALOOT_ISMCTS = _make_blocks(FAMILY_BALOOT, SEARCH_ISMCTS)
-_HANDS_BALOOT_PIMC, _MATCH_BALOOT_PIMC = _make_blocks(FAMILY_BALOOT, SEARCH_PIMC)
-
-
 @jit_leaf
 def _hand_block(
     ctx: Context,
+    w: Lanes,
     seed: int,
     first: int,
     out: np.ndarray,
     trace: np.ndarray,
     lo: int,
     hi: int,
-    searching: int,
-    family: int,
-) -> None:
-    w = new_lanes(ctx.P)
-    no_trace = np.empty(0, dtype=np.int64)
-    no_packed = np.empty(0, dtype=np.int32)
-    args = (ctx, w, seed, first, out, trace, lo, hi, no_trace, no_packed)
-    if family == FAMILY_BALOOT:
-        if searching == SEARCH_PIMC:
-            _HANDS_BALOOT_PIMC(*args)
-        elif searching == SEARCH_ISMCTS:
-            _HANDS_BALOOT_ISMCTS(*args)
-        else:
-            _HANDS_BALOOT(*args)
-    elif searching == SEARCH_PIMC:
-        _HANDS_KOUT_PIMC(*args)
-    elif searching == SEARCH_ISMCTS:
-        _HANDS_KOUT_ISMCTS(*args)
-    else:
-        _HANDS_KOUT(*args)
-
-
-@jit_leaf
-def _match_hands(
-    ctx: Context,
-    w: Lanes,
-    match: int,
-    hand_rows: np.ndarray,
-    trace: np.ndarray,
-    h: int,
     no_trace: np.ndarray,
     no_packed: np.ndarray,
     searching: int,
     family: int,
-) -> int:
-    """Play the hands of the match in ``w.MS`` to its end from hand row ``h``: the next free row,
-    -1 if ``hand_rows`` ran out, -2 if a policy chose an illegal action."""
-    args = (ctx, w, match, hand_rows, trace, h, no_trace, no_packed)
-    if family == FAMILY_BALOOT:
-        if searching == SEARCH_PIMC:
-            return _MATCH_BALOOT_PIMC(*args)
-        if searching == SEARCH_ISMCTS:
-            return _MATCH_BALOOT_ISMCTS(*args)
-        return _MATCH_BALOOT(*args)
-    if searching == SEARCH_PIMC:
-        return _MATCH_KOUT_PIMC(*args)
-    if searching == SEARCH_ISMCTS:
-        return _MATCH_KOUT_ISMCTS(*args)
-    return _MATCH_KOUT(*args)
+) -> None:
+    P = ctx.P
+    for i in range(lo, hi):
+        deal_alone(w, P, seed, first + i, family)
+        packed = trace[i] if trace.shape[0] > 0 else no_packed
+        row = out[i]
+        t = play_hand(
+            w.S, w.MS, w.play, ctx, row, no_trace, no_trace, packed, -1, searching, family
+        )
+        record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
+        if t < 0:
+            row[R_N_ACTIONS] = -1
+        row[R_MATCH] = first + i  # the hand's stream index
 
 
 @jit_leaf
@@ -627,11 +521,14 @@ def _hand_traced(
 @jit_leaf
 def _matches(
     ctx: Context,
+    w: Lanes,
     seed: int,
     first: int,
     match_rows: np.ndarray,
     hand_rows: np.ndarray,
     trace: np.ndarray,
+    no_trace: np.ndarray,
+    no_packed: np.ndarray,
     searching: int,
     family: int,
 ) -> int:
@@ -644,20 +541,32 @@ def _matches(
     chose an illegal action. Releases the GIL, so threads can run disjoint ranges in parallel.
     """
     P = ctx.P
-    w = new_lanes(P)
     MS = w.MS
-    no_trace = np.empty(0, dtype=np.int64)
-    no_packed = np.empty(0, dtype=np.int32)
     h = 0
     for m in range(match_rows.shape[0]):
         seed_lanes(w, seed, first + m)
-        fd = first_dealer(w.deal, P, w.deck)
+        fd = first_dealer_in(w.deal, P, w.deck, w.cards)
         new_match(MS, fd)
-        h = _match_hands(
-            ctx, w, first + m, hand_rows, trace, h, no_trace, no_packed, searching, family
-        )
-        if h < 0:
-            return h
+        while MS[M_WINNER] < 0:
+            if h >= hand_rows.shape[0]:
+                return -1
+            row = hand_rows[h]
+            row[R_SCORE_BEFORE] = MS[M_SCORE]
+            row[R_SCORE_BEFORE + 1] = MS[M_SCORE + 1]
+            row[R_HAND_IDX] = MS[M_N_HANDS]
+            deal_hand(w, P, MS[M_DEALER], MS[M_SCORE], MS[M_SCORE + 1], family)
+            packed = trace[h] if trace.shape[0] > 0 else no_packed
+            t = play_hand(
+                w.S, MS, w.play, ctx, row, no_trace, no_trace, packed, -1, searching, family
+            )
+            if t < 0:
+                return -2
+            apply_hand(MS, w.S, P)
+            record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
+            row[R_MATCH] = first + m
+            row[R_SCORE_AFTER] = MS[M_SCORE]
+            row[R_SCORE_AFTER + 1] = MS[M_SCORE + 1]
+            h += 1
         out = match_rows[m]
         out[X_MATCH] = first + m
         out[X_FIRST_DEALER] = fd
@@ -686,8 +595,13 @@ def _family_kernels(family: int, searching: int) -> FamilyKernels:
     default) compile the hands loop too, 3-7 s more of CPU (docs/compile.md). (Numba keys its
     cache of these closures by the values of the frozen variables too.)
     """
+    # The entry points of line-ups without a search allocate nothing (their scratch comes from
+    # the Python wrappers), so they run without numba's reference counts: an array passed
+    # between the kernels inlined into a reference-counting function took an atomic increment
+    # and decrement, dozens per hand.
+    entry = jit_entry if searching else jit_entry_free
 
-    @jit_entry
+    @entry
     def hands_entry(
         P: np.ndarray,
         STR: np.ndarray,
@@ -699,12 +613,23 @@ def _family_kernels(family: int, searching: int) -> FamilyKernels:
         trace: np.ndarray,
         lo: int,
         hi: int,
+        nodes: np.ndarray,
+        value: np.ndarray,
+        S: np.ndarray,
+        MS: np.ndarray,
+        deal: np.ndarray,
+        play: np.ndarray,
+        hands: np.ndarray,
+        deck: np.ndarray,
+        cards: np.ndarray,
+        no_trace: np.ndarray,
+        no_packed: np.ndarray,
     ) -> None:
-        _hand_block(
-            context(P, STR, kinds, params), seed, first, out, trace, lo, hi, searching, family
-        )
+        ctx = Context(P, STR, kinds, params, nodes, value)
+        w = Lanes(S, MS, deal, play, hands, deck, cards)
+        _hand_block(ctx, w, seed, first, out, trace, lo, hi, no_trace, no_packed, searching, family)
 
-    @jit_entry
+    @entry
     def matches_entry(
         P: np.ndarray,
         STR: np.ndarray,
@@ -715,9 +640,33 @@ def _family_kernels(family: int, searching: int) -> FamilyKernels:
         match_rows: np.ndarray,
         hand_rows: np.ndarray,
         trace: np.ndarray,
+        nodes: np.ndarray,
+        value: np.ndarray,
+        S: np.ndarray,
+        MS: np.ndarray,
+        deal: np.ndarray,
+        play: np.ndarray,
+        hands: np.ndarray,
+        deck: np.ndarray,
+        cards: np.ndarray,
+        no_trace: np.ndarray,
+        no_packed: np.ndarray,
     ) -> int:
-        ctx = context(P, STR, kinds, params)
-        return _matches(ctx, seed, first, match_rows, hand_rows, trace, searching, family)
+        ctx = Context(P, STR, kinds, params, nodes, value)
+        w = Lanes(S, MS, deal, play, hands, deck, cards)
+        return _matches(
+            ctx,
+            w,
+            seed,
+            first,
+            match_rows,
+            hand_rows,
+            trace,
+            no_trace,
+            no_packed,
+            searching,
+            family,
+        )
 
     @jit_alloc
     def traced_entry(
@@ -768,6 +717,32 @@ def kernels(P: np.ndarray, kinds: np.ndarray) -> FamilyKernels:
 NO_TRACE = np.zeros((0, MAX_ACTIONS), dtype=np.int32)
 
 
+def scratch(P: np.ndarray, kinds: np.ndarray, params: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The scratch arrays of one call of a batch entry point, allocated here so that the entry
+    points of line-ups without a search allocate nothing: the search workspace (as
+    :func:`kout_sim.players.policy.workspace`), the arrays of :class:`Lanes` (as :func:`new_lanes`)
+    and the two empty traces. Distinct arrays: the entry points' ``noalias`` contract."""
+    cap = 1
+    for seat in range(kinds.shape[0]):
+        if kinds[seat] == KIND_ISMCTS:
+            cap = max(cap, int(params[seat, 0]) + 2)
+    mask = int(P[P_DECK])
+    deck = np.array([c for c in range(64) if (mask >> c) & 1], dtype=np.int64)
+    return (
+        np.empty((N_INT_ROWS, cap), dtype=np.int64),
+        np.empty(cap, dtype=np.float64),
+        np.zeros(S_SIZE, dtype=np.int64),
+        np.zeros(M_SIZE, dtype=np.int64),
+        np.zeros(4, dtype=np.uint64),
+        np.zeros(4, dtype=np.uint64),
+        np.zeros(6, dtype=np.int64),
+        deck,
+        np.zeros_like(deck),
+        np.empty(0, dtype=np.int64),
+        np.empty(0, dtype=np.int32),
+    )
+
+
 def play_hands(
     P: np.ndarray,
     STR: np.ndarray,
@@ -791,12 +766,13 @@ def play_hands(
     n = out.shape[0]
     threads = max(1, min(threads, n // BLOCK))
     if threads == 1:
-        kernel(P, STR, kinds, params, seed, first, out, trace, 0, n)
+        kernel(P, STR, kinds, params, seed, first, out, trace, 0, n, *scratch(P, kinds, params))
         return
     bounds = [n * k // threads for k in range(threads + 1)]
 
     def part(k: int) -> None:
-        kernel(P, STR, kinds, params, seed, first, out, trace, bounds[k], bounds[k + 1])
+        own = scratch(P, kinds, params)  # each thread its own
+        kernel(P, STR, kinds, params, seed, first, out, trace, bounds[k], bounds[k + 1], *own)
 
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(part, range(threads)))
@@ -815,7 +791,8 @@ def play_matches(
 ) -> int:
     """Whole matches of any preset (see :func:`_matches`)."""
     kernel = kernels(P, kinds).matches
-    return int(kernel(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace))
+    own = scratch(P, kinds, params)
+    return int(kernel(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace, *own))
 
 
 def hand_traced(

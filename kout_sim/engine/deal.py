@@ -86,7 +86,13 @@ def _draw_rank(card: int, joker_rank: int) -> int:
 
 @jit_alloc
 def first_dealer(rng: np.ndarray, P: np.ndarray, deck: np.ndarray) -> int:
-    """First dealer by the preset's rule (RULES.md 1.2, 2.2).
+    """First dealer by the preset's rule (RULES.md 1.2, 2.2); see :func:`first_dealer_in`."""
+    return first_dealer_in(rng, P, deck, np.empty_like(deck))
+
+
+@jit
+def first_dealer_in(rng: np.ndarray, P: np.ndarray, deck: np.ndarray, cards: np.ndarray) -> int:
+    """First dealer by the preset's rule (RULES.md 1.2, 2.2), ``cards`` (as ``deck``) scratch.
 
     Low draw: every seat draws a card from a shuffled deck, the lowest rank deals (jokers rank
     ``P_DRAW_JOKER_RANK``, above the Ace), tied lowest seats draw again from the rest of the deck.
@@ -97,29 +103,32 @@ def first_dealer(rng: np.ndarray, P: np.ndarray, deck: np.ndarray) -> int:
         return below(rng, n)
     if mode != FIRST_DEALER_LOW_DRAW:
         return mode
-    cards = np.empty_like(deck)
     copy_into(cards, deck)
     shuffle(rng, cards)
     joker_rank = P[P_DRAW_JOKER_RANK]
-    drawing = np.ones(n, dtype=np.bool_)
-    ranks = np.zeros(n, dtype=np.int64)
+    drawing = (np.int64(1) << n) - 1  # the seats still drawing, as bits
     k = 0
     while True:
         if k + n > cards.shape[0]:
             shuffle(rng, cards)  # the deck ran out (never in practice): reshuffle it
             k = 0
+        # each drawing seat in turn takes the next card: the lowest rank, then who drew it
         low = 99
+        j = k
         for seat in range(n):
-            if drawing[seat]:
-                ranks[seat] = _draw_rank(cards[k], joker_rank)
-                k += 1
-                low = min(low, ranks[seat])
+            if (drawing >> seat) & 1:
+                low = min(low, _draw_rank(cards[j], joker_rank))
+                j += 1
+        tied = np.int64(0)
         n_low = 0
         dealer = 0
         for seat in range(n):
-            drawing[seat] = drawing[seat] and ranks[seat] == low
-            if drawing[seat]:
-                n_low += 1
-                dealer = seat
+            if (drawing >> seat) & 1:
+                if _draw_rank(cards[k], joker_rank) == low:
+                    tied |= np.int64(1) << seat
+                    n_low += 1
+                    dealer = seat
+                k += 1
+        drawing = tied
         if n_low == 1:
             return dealer
