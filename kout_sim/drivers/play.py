@@ -136,7 +136,8 @@ BLOCK = 512  # the fewest hands worth a thread of their own
 class Context(NamedTuple):
     """What every decision of a hand reads: the rules' tables and the line-up with its workspace.
 
-    Built inside the kernels (:func:`context`); numba passes it as one struct, so the drivers take
+    Built inside the kernels (:func:`context`), or by the batch entry points from the scratch of
+    :func:`scratch`; numba passes it as one struct, so the drivers take
     one argument where they took six.
     """
 
