@@ -12,9 +12,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine._jit import jit, jit_alloc, jit_entry, jit_leaf, lowest_bit, popcount
+from ..engine._jit import (
+    jit,
+    jit_alloc,
+    jit_entry,
+    jit_entry_free,
+    jit_leaf,
+    lowest_bit,
+    popcount,
+)
 from ..engine.baloot import completion_masks
-from ..engine.deal import deck_cards, first_dealer
+from ..engine.deal import deck_cards, first_dealer_in
 from ..engine.game import apply_action, legal_mask, start_hand
 from ..engine.layout import (
     B_ASHKAL,
@@ -40,6 +48,7 @@ from ..engine.layout import (
     M_WINNER,
     MAX_ACTIONS,
     MAX_CALLS,
+    P_DECK,
     P_FAMILY,
     P_JOKER_MASK,
     P_N_PLAYERS,
@@ -116,7 +125,8 @@ from ..engine.layout import (
 )
 from ..engine.match import apply_hand, new_match
 from ..engine.rng import LANE_DEAL, LANE_PLAY, below, seed_stream
-from ..players.kinds import NO_SEARCH, SEARCH_ISMCTS, SEARCH_PIMC, search_class
+from ..players.ismcts import N_INT_ROWS
+from ..players.kinds import KIND_ISMCTS, NO_SEARCH, SEARCH_ISMCTS, SEARCH_PIMC, search_class
 from ..players.policy import choose, workspace
 from ..players.registry import N_PARAMS
 
@@ -126,7 +136,8 @@ BLOCK = 512  # the fewest hands worth a thread of their own
 class Context(NamedTuple):
     """What every decision of a hand reads: the rules' tables and the line-up with its workspace.
 
-    Built inside the kernels (:func:`context`); numba passes it as one struct, so the drivers take
+    Built inside the kernels (:func:`context`), or by the batch entry points from the scratch of
+    :func:`scratch`; numba passes it as one struct, so the drivers take
     one argument where they took six.
     """
 
@@ -175,9 +186,9 @@ def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
         P, STR = ctx.P, ctx.STR
         t = 0
         n_calls = 0
+        word = np.int64(0)  # the calls of the current group of 8, one byte each
         for k in range(4):
             row[R_CALLS + k] = 0
-        row[R_N_CALLS] = 0
         while S[S_PHASE] != PH_OVER and t != limit:
             mask = legal_mask(S, P, STR, family)
             seat = S[S_TO_ACT]
@@ -196,13 +207,16 @@ def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
                 family,
             )
             if action < 0 or action > 63 or (mask >> action) & 1 == 0:
-                return -1
+                t = -1
+                break
             is_card = S[S_PHASE] == PH_PLAY
             code = action if is_card else CALL + action
             if not is_card and n_calls < MAX_CALLS:
-                row[R_CALLS + n_calls // 8] |= np.int64(action + 1) << (8 * (n_calls % 8))
+                word |= np.int64(action + 1) << (8 * (n_calls % 8))
                 n_calls += 1
-                row[R_N_CALLS] = n_calls
+                if n_calls % 8 == 0:
+                    row[R_CALLS + n_calls // 8 - 1] = word
+                    word = np.int64(0)
             if t < actions.shape[0]:
                 actions[t] = code
                 legal[t] = mask
@@ -210,6 +224,9 @@ def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
                 packed[t] = code | (seat << 8) | (popcount(mask) << 12)
             apply_action(S, P, STR, action, family)
             t += 1
+        if n_calls % 8 != 0:
+            row[R_CALLS + n_calls // 8] = word
+        row[R_N_CALLS] = n_calls
         return t
 
     return play_hand_of
@@ -300,10 +317,16 @@ def _record_common(row: np.ndarray, S: np.ndarray, hands: np.ndarray, n: int) ->
     row[R_JOKER_LEADS] = S[S_JOKER_LEADS]
     row[R_JOKER_FORCED] = S[S_JOKER_FORCED]
     row[R_N_ACTIONS] = S[S_N_ACTIONS]
-    row[R_WINNERS] = 0
-    row[R_WINNERS + 1] = 0
-    for k in range(S[S_N_DONE]):
-        row[R_WINNERS + k // 8] |= np.int64(S[S_WINNERS + k] + 1) << (8 * (k % 8))
+    # the trick winners, one byte each, built in registers (a loop of the hand's random number
+    # of tricks writing to the row mispredicted its exit and re-read the row)
+    n_done = S[S_N_DONE]
+    low = np.int64(0)
+    high = np.int64(0)
+    for k in range(8):
+        low |= ((S[S_WINNERS + k] + 1) & -np.int64(k < n_done)) << (8 * k)
+        high |= ((S[S_WINNERS + 8 + k] + 1) & -np.int64(k + 8 < n_done)) << (8 * k)
+    row[R_WINNERS] = low
+    row[R_WINNERS + 1] = high
     for seat in range(6):
         row[R_HAND + seat] = hands[seat] if seat < n else 0
 
@@ -346,10 +369,11 @@ def hand_features(
 ) -> None:
     """The bidder's hand features and the joker holders, from the recorded hands of ``row``."""
     for j in range(3):
-        row[R_HOLDER + j] = -1
-        for seat in range(n):
-            if (row[R_HAND + seat] >> (52 + j)) & 1:
-                row[R_HOLDER + j] = seat
+        holder = np.int64(-1)
+        for seat in range(n):  # without branches on the random deal: select the holding seat
+            held = -((row[R_HAND + seat] >> (52 + j)) & 1)
+            holder = (seat & held) | (holder & ~held)
+        row[R_HOLDER + j] = holder
     for k in range(7):
         row[R_B_TRUMP_LEN + k] = -1
     bidder = S[S_BIDDER]
@@ -367,8 +391,7 @@ def hand_features(
     row[R_B_SIDE_KINGS] = popcount(hand & KINGS & ~trump_mask)
     voids = 0
     for suit in range(4):
-        if hand & (SUIT_BITS << (13 * suit)) == 0:
-            voids += 1
+        voids += np.int64(hand & (SUIT_BITS << (13 * suit)) == 0)
     row[R_B_VOIDS] = voids
     if family == FAMILY_BALOOT:
         table = S[S_TRUMP]
@@ -438,19 +461,19 @@ def deal_alone(w: Lanes, P: np.ndarray, seed: int, index: int, family: int) -> N
 @jit_leaf
 def _hand_block(
     ctx: Context,
+    w: Lanes,
     seed: int,
     first: int,
     out: np.ndarray,
     trace: np.ndarray,
     lo: int,
     hi: int,
+    no_trace: np.ndarray,
+    no_packed: np.ndarray,
     searching: int,
     family: int,
 ) -> None:
     P = ctx.P
-    w = new_lanes(P)
-    no_trace = np.empty(0, dtype=np.int64)
-    no_packed = np.empty(0, dtype=np.int32)
     for i in range(lo, hi):
         deal_alone(w, P, seed, first + i, family)
         packed = trace[i] if trace.shape[0] > 0 else no_packed
@@ -499,11 +522,14 @@ def _hand_traced(
 @jit_leaf
 def _matches(
     ctx: Context,
+    w: Lanes,
     seed: int,
     first: int,
     match_rows: np.ndarray,
     hand_rows: np.ndarray,
     trace: np.ndarray,
+    no_trace: np.ndarray,
+    no_packed: np.ndarray,
     searching: int,
     family: int,
 ) -> int:
@@ -516,14 +542,11 @@ def _matches(
     chose an illegal action. Releases the GIL, so threads can run disjoint ranges in parallel.
     """
     P = ctx.P
-    w = new_lanes(P)
     MS = w.MS
-    no_trace = np.empty(0, dtype=np.int64)
-    no_packed = np.empty(0, dtype=np.int32)
     h = 0
     for m in range(match_rows.shape[0]):
         seed_lanes(w, seed, first + m)
-        fd = first_dealer(w.deal, P, w.deck)
+        fd = first_dealer_in(w.deal, P, w.deck, w.cards)
         new_match(MS, fd)
         while MS[M_WINNER] < 0:
             if h >= hand_rows.shape[0]:
@@ -573,8 +596,13 @@ def _family_kernels(family: int, searching: int) -> FamilyKernels:
     default) compile the hands loop too, 3-7 s more of CPU (docs/compile.md). (Numba keys its
     cache of these closures by the values of the frozen variables too.)
     """
+    # The entry points of line-ups without a search allocate nothing (their scratch comes from
+    # the Python wrappers), so they run without numba's reference counts: an array passed
+    # between the kernels inlined into a reference-counting function took an atomic increment
+    # and decrement, dozens per hand.
+    entry = jit_entry if searching else jit_entry_free
 
-    @jit_entry
+    @entry
     def hands_entry(
         P: np.ndarray,
         STR: np.ndarray,
@@ -586,12 +614,23 @@ def _family_kernels(family: int, searching: int) -> FamilyKernels:
         trace: np.ndarray,
         lo: int,
         hi: int,
+        nodes: np.ndarray,
+        value: np.ndarray,
+        S: np.ndarray,
+        MS: np.ndarray,
+        deal: np.ndarray,
+        play: np.ndarray,
+        hands: np.ndarray,
+        deck: np.ndarray,
+        cards: np.ndarray,
+        no_trace: np.ndarray,
+        no_packed: np.ndarray,
     ) -> None:
-        _hand_block(
-            context(P, STR, kinds, params), seed, first, out, trace, lo, hi, searching, family
-        )
+        ctx = Context(P, STR, kinds, params, nodes, value)
+        w = Lanes(S, MS, deal, play, hands, deck, cards)
+        _hand_block(ctx, w, seed, first, out, trace, lo, hi, no_trace, no_packed, searching, family)
 
-    @jit_entry
+    @entry
     def matches_entry(
         P: np.ndarray,
         STR: np.ndarray,
@@ -602,9 +641,33 @@ def _family_kernels(family: int, searching: int) -> FamilyKernels:
         match_rows: np.ndarray,
         hand_rows: np.ndarray,
         trace: np.ndarray,
+        nodes: np.ndarray,
+        value: np.ndarray,
+        S: np.ndarray,
+        MS: np.ndarray,
+        deal: np.ndarray,
+        play: np.ndarray,
+        hands: np.ndarray,
+        deck: np.ndarray,
+        cards: np.ndarray,
+        no_trace: np.ndarray,
+        no_packed: np.ndarray,
     ) -> int:
-        ctx = context(P, STR, kinds, params)
-        return _matches(ctx, seed, first, match_rows, hand_rows, trace, searching, family)
+        ctx = Context(P, STR, kinds, params, nodes, value)
+        w = Lanes(S, MS, deal, play, hands, deck, cards)
+        return _matches(
+            ctx,
+            w,
+            seed,
+            first,
+            match_rows,
+            hand_rows,
+            trace,
+            no_trace,
+            no_packed,
+            searching,
+            family,
+        )
 
     @jit_alloc
     def traced_entry(
@@ -655,6 +718,32 @@ def kernels(P: np.ndarray, kinds: np.ndarray) -> FamilyKernels:
 NO_TRACE = np.zeros((0, MAX_ACTIONS), dtype=np.int32)
 
 
+def scratch(P: np.ndarray, kinds: np.ndarray, params: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The scratch arrays of one call of a batch entry point, allocated here so that the entry
+    points of line-ups without a search allocate nothing: the search workspace (as
+    :func:`kout_sim.players.policy.workspace`), the arrays of :class:`Lanes` (as :func:`new_lanes`)
+    and the two empty traces. Distinct arrays: the entry points' ``noalias`` contract."""
+    cap = 1
+    for seat in range(kinds.shape[0]):
+        if kinds[seat] == KIND_ISMCTS:
+            cap = max(cap, int(params[seat, 0]) + 2)
+    mask = int(P[P_DECK])
+    deck = np.array([c for c in range(64) if (mask >> c) & 1], dtype=np.int64)
+    return (
+        np.empty((N_INT_ROWS, cap), dtype=np.int64),
+        np.empty(cap, dtype=np.float64),
+        np.zeros(S_SIZE, dtype=np.int64),
+        np.zeros(M_SIZE, dtype=np.int64),
+        np.zeros(4, dtype=np.uint64),
+        np.zeros(4, dtype=np.uint64),
+        np.zeros(6, dtype=np.int64),
+        deck,
+        np.zeros_like(deck),
+        np.empty(0, dtype=np.int64),
+        np.empty(0, dtype=np.int32),
+    )
+
+
 def play_hands(
     P: np.ndarray,
     STR: np.ndarray,
@@ -678,12 +767,13 @@ def play_hands(
     n = out.shape[0]
     threads = max(1, min(threads, n // BLOCK))
     if threads == 1:
-        kernel(P, STR, kinds, params, seed, first, out, trace, 0, n)
+        kernel(P, STR, kinds, params, seed, first, out, trace, 0, n, *scratch(P, kinds, params))
         return
     bounds = [n * k // threads for k in range(threads + 1)]
 
     def part(k: int) -> None:
-        kernel(P, STR, kinds, params, seed, first, out, trace, bounds[k], bounds[k + 1])
+        own = scratch(P, kinds, params)  # each thread its own
+        kernel(P, STR, kinds, params, seed, first, out, trace, bounds[k], bounds[k + 1], *own)
 
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(part, range(threads)))
@@ -702,7 +792,8 @@ def play_matches(
 ) -> int:
     """Whole matches of any preset (see :func:`_matches`)."""
     kernel = kernels(P, kinds).matches
-    return int(kernel(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace))
+    own = scratch(P, kinds, params)
+    return int(kernel(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace, *own))
 
 
 def hand_traced(

@@ -14,7 +14,7 @@ from .layout import (
     P_N_CARDS,
     P_N_PLAYERS,
 )
-from .rng import below
+from .rng import below, below_of
 
 
 @jit_alloc
@@ -56,12 +56,27 @@ def deal(
     """
     n = P[P_N_PLAYERS]
     copy_into(cards, deck)
-    shuffle(rng, cards)
-    hands[:n] = 0
-    seat = (dealer + 1) % n
-    for k in range(cards.shape[0]):
-        hands[seat] |= np.int64(1) << cards[k]
-        seat = seat + 1 if seat + 1 < n else 0
+    for seat in range(n):
+        hands[seat] = 0
+    # :func:`shuffle` and the deal of card k to seat dealer + 1 + k in one pass: the Fisher-Yates
+    # step i fixes position i, so its card is dealt at once (the same permutation, the same hands,
+    # and no second loop over the deck).
+    # The stream's state in locals for the whole deal (below_of: the same numbers as below).
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    last = cards.shape[0] - 1
+    seat = (dealer + 1 + last) % n
+    for i in range(last, 0, -1):
+        j, s0, s1, s2, s3 = below_of(s0, s1, s2, s3, i + 1)
+        card = cards[j]
+        cards[j] = cards[i]
+        cards[i] = card
+        hands[seat] |= np.int64(1) << card
+        seat = seat - 1 if seat > 0 else n - 1
+    hands[seat] |= np.int64(1) << cards[0]
+    rng[0] = s0
+    rng[1] = s1
+    rng[2] = s2
+    rng[3] = s3
 
 
 @jit_leaf
@@ -71,7 +86,13 @@ def _draw_rank(card: int, joker_rank: int) -> int:
 
 @jit_alloc
 def first_dealer(rng: np.ndarray, P: np.ndarray, deck: np.ndarray) -> int:
-    """First dealer by the preset's rule (RULES.md 1.2, 2.2).
+    """First dealer by the preset's rule (RULES.md 1.2, 2.2); see :func:`first_dealer_in`."""
+    return first_dealer_in(rng, P, deck, np.empty_like(deck))
+
+
+@jit
+def first_dealer_in(rng: np.ndarray, P: np.ndarray, deck: np.ndarray, cards: np.ndarray) -> int:
+    """First dealer by the preset's rule (RULES.md 1.2, 2.2), ``cards`` (as ``deck``) scratch.
 
     Low draw: every seat draws a card from a shuffled deck, the lowest rank deals (jokers rank
     ``P_DRAW_JOKER_RANK``, above the Ace), tied lowest seats draw again from the rest of the deck.
@@ -82,29 +103,32 @@ def first_dealer(rng: np.ndarray, P: np.ndarray, deck: np.ndarray) -> int:
         return below(rng, n)
     if mode != FIRST_DEALER_LOW_DRAW:
         return mode
-    cards = np.empty_like(deck)
     copy_into(cards, deck)
     shuffle(rng, cards)
     joker_rank = P[P_DRAW_JOKER_RANK]
-    drawing = np.ones(n, dtype=np.bool_)
-    ranks = np.zeros(n, dtype=np.int64)
+    drawing = (np.int64(1) << n) - 1  # the seats still drawing, as bits
     k = 0
     while True:
         if k + n > cards.shape[0]:
             shuffle(rng, cards)  # the deck ran out (never in practice): reshuffle it
             k = 0
+        # each drawing seat in turn takes the next card: the lowest rank, then who drew it
         low = 99
+        j = k
         for seat in range(n):
-            if drawing[seat]:
-                ranks[seat] = _draw_rank(cards[k], joker_rank)
-                k += 1
-                low = min(low, ranks[seat])
+            if (drawing >> seat) & 1:
+                low = min(low, _draw_rank(cards[j], joker_rank))
+                j += 1
+        tied = np.int64(0)
         n_low = 0
         dealer = 0
         for seat in range(n):
-            drawing[seat] = drawing[seat] and ranks[seat] == low
-            if drawing[seat]:
-                n_low += 1
-                dealer = seat
+            if (drawing >> seat) & 1:
+                if _draw_rank(cards[k], joker_rank) == low:
+                    tied |= np.int64(1) << seat
+                    n_low += 1
+                    dealer = seat
+                k += 1
+        drawing = tied
         if n_low == 1:
             return dealer

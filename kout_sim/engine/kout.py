@@ -110,9 +110,8 @@ def legal_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
     if S[S_PHASE] == PH_AUCTION:
         lo = max(S[S_HIGH_BID] + 1, P[P_BID_MIN])
         hi = P[P_BID_MAX]
-        bids = np.int64(0)
-        for b in range(lo, hi + 1):
-            bids |= np.int64(1) << b
+        # bits lo .. hi (none when lo > hi), without a loop of a random length
+        bids = ((np.int64(2) << hi) - (np.int64(1) << lo)) if lo <= hi else np.int64(0)
         # RULES.md 1.3 / 2.3: when all earlier seats passed, the dealer may not pass
         if S[S_N_CALLS] == P[P_N_PLAYERS] - 1 and S[S_HIGH_BID] == 0:
             return bids
@@ -207,17 +206,18 @@ def trick_winner_idx(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> int:
     trump = S[S_TRUMP]
     led = S[S_LED]
     start = 1 if S[S_RANKLESS] != 0 else 0  # 1.8: the rankless joker never wins
+    # The highest strength wins, the earliest card on a tie (only cards of strength 0 tie): the
+    # maximum of strength * 8 + (7 - position), without a branch on the random cards. A card of
+    # the led suit ranks by STR[T_LED] unless it is trump (trump strengths are above every led
+    # strength, so the larger of the two is the card's strength); a joker's suit, 52 // 13 = 4,
+    # is never the led suit.
     best = np.int64(-1)
-    best_idx = start
     for i in range(start, n):
         card = S[S_TRICK + i]
-        strength = STR[trump, card]
-        if strength == 0 and card < 52 and card // 13 == led:
-            strength = STR[T_LED, card]
-        if strength > best:
-            best = strength
-            best_idx = i
-    return best_idx
+        by_led = STR[T_LED, card] & -np.int64(card // 13 == led)
+        strength = max(STR[trump, card], by_led)
+        best = max(best, strength * 8 + 7 - i)
+    return 7 - (best & 7)
 
 
 @jit
@@ -253,8 +253,10 @@ def _end_trick(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
     S[S_WINNERS + done] = winner
     S[S_TRICKS + (winner & 1)] += 1
     S[S_N_DONE] = done + 1
+    played = S[S_PLAYED]
     for i in range(n):
-        S[S_PLAYED] |= np.int64(1) << S[S_TRICK + i]
+        played |= np.int64(1) << S[S_TRICK + i]
+    S[S_PLAYED] = played
     S[S_N_IN_TRICK] = 0
     S[S_LED] = -1
     S[S_TRUMP_LEAD] = 0
@@ -285,11 +287,13 @@ def record_play(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
     base = seat * 8
     shown = np.int64(0)
     if card < 52:
-        if card // 13 == S[S_TRUMP]:
-            shown |= np.int64(1) << (base + 7)  # 2.4: the bidder's duty is visibly fulfilled
+        # as flags, not branches (whether a random card is trump or follows is not predictable)
+        suit = card // 13
+        trump = np.int64(suit == S[S_TRUMP])
+        shown |= trump << (base + 7)  # 2.4: the bidder's duty is visibly fulfilled
         led = S[S_LED]
-        if S[S_N_IN_TRICK] > 0 and led >= 0 and card // 13 != led:
-            shown |= np.int64(1) << (base + led)  # 1.5 / 2.6 (1.7: a joker lead sets led = trump)
+        off = np.int64((S[S_N_IN_TRICK] > 0) & (led >= 0) & (suit != led))
+        shown |= off << (base + max(led, 0))  # 1.5 / 2.6 (1.7: a joker lead sets led = trump)
     elif S[S_N_IN_TRICK] == 0 and P[P_JOKER_MODEL] == JOKER_LADDER:
         permitted = joker_lead_permission(S, P, seat)
         if ((np.int64(1) << card) & permitted) == 0:

@@ -73,6 +73,42 @@ def next_u64(rng: np.ndarray) -> np.uint64:
     return result
 
 
+@jit_leaf
+def next_u64_of(
+    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """:func:`next_u64` on a state held in four locals: (the 64 bits, the new state)."""
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@jit
+def below_of(
+    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64, n: int
+) -> tuple[np.int64, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """:func:`below` on a state held in four locals: (the integer, the new state). A loop that
+    draws many numbers (the shuffle) keeps the state in registers this way, instead of a round
+    trip through the state array per number; the numbers are the same."""
+    un = np.uint64(n)
+    bits, s0, s1, s2, s3 = next_u64_of(s0, s1, s2, s3)
+    product = (bits >> _U32) * un
+    low = product & _MASK32
+    if low < un:
+        threshold = (np.uint64(0x100000000) - un) % un
+        while low < threshold:
+            bits, s0, s1, s2, s3 = next_u64_of(s0, s1, s2, s3)
+            product = (bits >> _U32) * un
+            low = product & _MASK32
+    return np.int64(product >> _U32), s0, s1, s2, s3
+
+
 @jit
 def below(rng: np.ndarray, n: int) -> np.int64:
     """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``.
