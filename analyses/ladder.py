@@ -56,28 +56,51 @@ from kout_sim.commands import command_line, simulate_command
 from kout_sim.io.store import WRITER, Store
 
 from ._common import Frame, load_run
+from .bid_forks import best_calls, call_values, guide_ranges, paired_differences
 from .bid_success import contract_results, expected_points
+from .joker_context import context_value, play_context, with_context
 from .joker_lead import joker_value
 from .match_length import hands_per_match
 
-RUNGS = ("random", "heuristic", "heuristic:bid_margin=0", "ismcts:iterations=200")
+RUNGS = (
+    "random",
+    "heuristic",
+    "heuristic:bid_margin=0",
+    "ismcts:iterations=200",
+    "pimc:samples=10",
+)
 """The rungs of the ladder, weakest first (by design; the rating measures it): uniformly random
 calls and cards; the heuristic; the heuristic bidding at a margin of 0 instead of 1 (bolder bids,
-same card play); ISMCTS with 200 iterations a decision, bidding with the heuristic (its default
-``calls=0``) and searching the card play."""
+same card play); ISMCTS with 200 iterations a decision and PIMC with 10 sampled deals a card
+decision, both bidding with the heuristic (their default ``calls=0``) and searching the card
+play."""
+
+SEARCH_KINDS = ("ismcts", "pimc")
+"""The players that search (thousands of times slower than the heuristic: smaller sizes)."""
 
 RUNG_KIND = "ladder_rung"
 """The ``kind`` of a rung's run folder (``run.json``): its sub-runs are ``hands/``,
-``joker-forks/`` and ``match-length/target-T/``."""
+``joker-forks/``, ``joker-context/``, ``bid-forks/`` and ``match-length/target-T/``."""
 
 DEFAULT_LADDER_HANDS = 200_000
-"""Independent hands of each non-search rung."""
+"""Independent hands of each non-search rung (its joker forks are made on the same hands)."""
+
+DEFAULT_LADDER_BID_FORK_HANDS = 50_000
+"""Hands whose first free bid decision is forked, each non-search rung (the first hands)."""
 
 DEFAULT_SEARCH_HANDS = 2_000
-"""Independent hands of a search rung (the first hands of the same deals; at most ``hands``)."""
+"""Independent hands of a search rung (the first hands of the same deals; at most ``hands``);
+its joker forks are made on the same hands."""
+
+DEFAULT_SEARCH_BID_FORK_HANDS = 300
+"""Hands whose first free bid decision is forked, each search rung (every legal call is played
+on by the search player: about ten hands' play a fork)."""
 
 DEFAULT_LADDER_MATCHES = 1_000
 """Self-play matches per target of each non-search rung (match length)."""
+
+DEFAULT_SEARCH_MATCHES = 30
+"""Self-play matches per target of each search rung (match length; at most ``matches``)."""
 
 LADDER_TARGETS: dict[str, tuple[int, ...]] = {
     "kout_bo": (31, 101, 151),
@@ -90,12 +113,15 @@ HOLDS = "holds"
 SAME_SIGN = "same sign"
 DEPENDS = "depends on the player"
 TOO_FEW = "too few"
-VERDICTS = (HOLDS, SAME_SIGN, DEPENDS, TOO_FEW)
+TIE = "tie"
+"""Best call by hand only: the players' best calls differ, but no player's forks show another
+player's best call worse than its own (:func:`best_call_verdict`)."""
+VERDICTS = (HOLDS, SAME_SIGN, TIE, DEPENDS, TOO_FEW)
 
 
 def is_search(spec: str) -> bool:
-    """Whether the player ``spec`` searches (ISMCTS): slow, and refused by ``kout-sim forks``."""
-    return spec.split(":", 1)[0].strip() == "ismcts"
+    """Whether the player ``spec`` searches (ISMCTS or PIMC): slow, so it plays smaller sizes."""
+    return spec.split(":", 1)[0].strip() in SEARCH_KINDS
 
 
 def is_random(spec: str) -> bool:
@@ -213,6 +239,176 @@ def length_by_rung(matches: Mapping[str, Frame]) -> pl.DataFrame:
     return _stack({rung: hands_per_match(m) for rung, m in matches.items()})
 
 
+def first_bid_forks(forks: Frame) -> pl.LazyFrame:
+    """The branches of the first free bid decision of each hand (``decision == 0``)."""
+    return forks.lazy().filter(pl.col("decision") == 0)
+
+
+def calls_by_rung(bid_forks: Mapping[str, Frame]) -> pl.DataFrame:
+    """Each call's value over every hand (:func:`analyses.bid_forks.call_values` of the first
+    free bid decision: net points with ``net_n``, ``low``, ``high``; made rate) of each rung's
+    bid forks, stacked."""
+    return _stack({rung: call_values(first_bid_forks(f)) for rung, f in bid_forks.items()})
+
+
+def best_by_rung(bid_forks: Mapping[str, Frame], min_n: int = 30) -> pl.DataFrame:
+    """The best call per strength bucket (:func:`analyses.bid_forks.best_calls`, paired, Holm's
+    correction over the rung's buckets) of each rung's bid forks, stacked."""
+    return _stack(
+        {
+            rung: best_calls(first_bid_forks(f), ["strength_bucket"], min_n=min_n)
+            for rung, f in bid_forks.items()
+        }
+    )
+
+
+def ranges_by_rung(bid_forks: Mapping[str, Frame], min_n: int = 30) -> pl.DataFrame:
+    """The bid guide's strength ranges (:func:`analyses.bid_forks.guide_ranges`) of each rung,
+    stacked."""
+    return _stack(
+        {rung: guide_ranges(first_bid_forks(f), min_n=min_n) for rung, f in bid_forks.items()}
+    )
+
+
+def best_call_verdict(best: Mapping[str, str], beats: Mapping[str, set[str]]) -> str:
+    """The verdict of "the best call" for one strength bucket. ``best``: each compared rung's
+    best call; ``beats``: per rung, the calls its own best call beats on its own forks (the paired
+    95% interval of the difference above zero).
+
+    - **holds**: every rung has the same best call;
+    - **depends on the player**: the best calls differ, and some rung's forks show another rung's
+      best call worse than its own (the call one player prefers loses under another);
+    - **tie**: the best calls differ, but no rung shows another's best call worse (each player's
+      best is within the noise of the others');
+    - **too few**: fewer than two rungs."""
+    if len(best) < 2:
+        return TOO_FEW
+    calls = set(best.values())
+    if len(calls) == 1:
+        return HOLDS
+    for rung, call in best.items():
+        if beats.get(rung, set()) & (calls - {call}):
+            return DEPENDS
+    return TIE
+
+
+def best_call_beats(bid_forks: Mapping[str, Frame], best: pl.DataFrame) -> pl.DataFrame:
+    """Per rung and strength bucket of ``best`` (:func:`best_by_rung`): for every other rung's
+    best call of the bucket, the paired difference of this rung's best call minus it on this
+    rung's own forks (``other_call``, ``diff``, ``low``, ``high``, ``n``; first free bid
+    decisions, intervals clustered by hand, :func:`analyses.bid_forks.paired_differences`)."""
+    rows: list[dict[str, Any]] = []
+    for rung, forks in bid_forks.items():
+        mine = best.filter(pl.col("rung") == rung)
+        if mine.is_empty():
+            continue
+        pairs = paired_differences(first_bid_forks(forks), ["strength_bucket"])
+        for row in mine.iter_rows(named=True):
+            bucket, call = row["strength_bucket"], row["best_call"]
+            others = best.filter(
+                (pl.col("strength_bucket") == bucket) & (pl.col("best_call") != call)
+            )["best_call"].unique()
+            for other in sorted(others.to_list()):
+                hit = pairs.filter(
+                    (pl.col("strength_bucket") == bucket)
+                    & (
+                        ((pl.col("call") == call) & (pl.col("other") == other))
+                        | ((pl.col("call") == other) & (pl.col("other") == call))
+                    )
+                )
+                if hit.is_empty():
+                    continue
+                h = hit.row(0, named=True)
+                sign = 1.0 if h["call"] == call else -1.0
+                lo, hi = sorted((sign * h["low"], sign * h["high"]))
+                rows.append(
+                    {
+                        "rung": rung,
+                        "strength_bucket": bucket,
+                        "best_call": call,
+                        "other_call": other,
+                        "diff": sign * h["diff"],
+                        "low": lo,
+                        "high": hi,
+                        "n": h["n"],
+                    }
+                )
+    schema = {
+        "rung": pl.String,
+        "strength_bucket": pl.Int16,
+        "best_call": pl.String,
+        "other_call": pl.String,
+        "diff": pl.Float64,
+        "low": pl.Float64,
+        "high": pl.Float64,
+        "n": pl.Int64,
+    }
+    return pl.DataFrame(rows, schema=schema)
+
+
+def best_call_verdicts(best: pl.DataFrame, beats: pl.DataFrame) -> pl.DataFrame:
+    """Per strength bucket of ``best`` (:func:`best_by_rung`): ``rungs`` compared (those with a
+    best call: enough forks), their ``calls``, ``verdict`` over them and ``verdict_up`` over
+    those but ``random`` (:func:`best_call_verdict`, with ``beats`` of :func:`best_call_beats`)."""
+    rows: list[dict[str, Any]] = []
+    for (bucket,), group in best.sort("strength_bucket", "rung_order").group_by(
+        ["strength_bucket"], maintain_order=True
+    ):
+        chosen = dict(zip(group["rung"].to_list(), group["best_call"].to_list()))
+        won: dict[str, set[str]] = {}
+        for b in beats.filter(
+            (pl.col("strength_bucket") == bucket) & (pl.col("low") > 0)
+        ).iter_rows(named=True):
+            won.setdefault(b["rung"], set()).add(b["other_call"])
+        up = {r: c for r, c in chosen.items() if not is_random(r)}
+        rows.append(
+            {
+                "strength_bucket": bucket,
+                "rungs": list(chosen),
+                "calls": list(chosen.values()),
+                "verdict": best_call_verdict(chosen, won),
+                "verdict_up": best_call_verdict(up, won),
+            }
+        )
+    return pl.DataFrame(
+        rows,
+        schema={
+            "strength_bucket": pl.Int16,
+            "rungs": pl.List(pl.String),
+            "calls": pl.List(pl.String),
+            "verdict": pl.String,
+            "verdict_up": pl.String,
+        },
+    )
+
+
+CONTEXTS = ("tricks_needed", "other_joker")
+"""The joker contexts the ladder compares (:mod:`analyses.joker_context`, what the leader sees):
+the tricks his team still needs, and where the other joker is."""
+
+
+def context_by_rung(
+    forks: Mapping[str, Frame], contexts: Mapping[str, Frame], columns: Sequence[str] = CONTEXTS
+) -> pl.DataFrame:
+    """The joker's value per role and context (``context``: the column name, ``value``: its
+    value as text; every fork, :func:`analyses.joker_context.context_value`) of each rung with
+    both its forks and their context, stacked."""
+    parts: dict[str, pl.DataFrame] = {}
+    for rung, f in forks.items():
+        if rung not in contexts:
+            continue
+        df = with_context(f, contexts[rung])
+        tables = [
+            context_value(df, c)
+            .filter(pl.col("choice") == "all")
+            .with_columns(context=pl.lit(c), value=pl.col(c).cast(pl.String))
+            .drop(c)
+            for c in columns
+        ]
+        parts[rung] = pl.concat(tables, how="diagonal_relaxed")
+    return _stack(parts)
+
+
 ANSWERS: dict[str, dict[str, Any]] = {
     "contracts": {"keys": ("bid", "forced"), "low": "made_low", "high": "made_high", "n": "made_n"},
     "contract_points": {
@@ -224,6 +420,8 @@ ANSWERS: dict[str, dict[str, Any]] = {
     },
     "points": {"keys": ("strength_bucket", "bid"), "signed": True},
     "joker": {"keys": ("role",), "signed": True},
+    "joker_context": {"keys": ("role", "context", "value"), "signed": True},
+    "calls": {"keys": ("call",), "n": "net_n", "signed": True},
     "length": {"keys": ("target",)},
 }
 """How each ladder table is judged: its keys, interval and count columns, signed or not."""
@@ -241,20 +439,56 @@ def judged(name: str, table: pl.DataFrame, min_n: int = 30) -> pl.DataFrame:
 
 def rung_tables(folder: str | os.PathLike[str]) -> dict[str, Any]:
     """The tables of a rung run folder: ``settings`` (its run.json), ``hands`` (LazyFrame),
-    ``forks`` (LazyFrame or None) and ``matches`` (the target runs' matches stacked, or None)."""
+    ``forks`` (joker forks, LazyFrame or None), ``context`` (their context, DataFrame or None),
+    ``bid_forks`` (LazyFrame or None), ``matches`` (the target runs' matches stacked, or None)
+    and ``skipped`` (part name -> why the rung has no such part)."""
     root = Path(folder)
     settings = json.loads((root / "run.json").read_text())
     parts = settings.get("parts", {})
     hands = load_run(root / parts.get("hands", "hands"))["hands"]
-    forks = None
-    if parts.get("joker_forks"):
-        forks = pl.scan_parquet(root / parts["joker_forks"] / "forks" / "*.parquet")
+
+    def scan(part: str, table: str) -> pl.LazyFrame | None:
+        if not parts.get(part):
+            return None
+        return pl.scan_parquet(root / parts[part] / table / "*.parquet")
+
+    context = scan("joker_context", "context")
     matches = None
     targets = parts.get("match_length") or {}
     if targets:
         frames = [load_run(root / path)["matches"] for path in targets.values()]
         matches = pl.concat(frames, how="diagonal_relaxed")
-    return {"settings": settings, "hands": hands, "forks": forks, "matches": matches}
+    return {
+        "settings": settings,
+        "hands": hands,
+        "forks": scan("joker_forks", "forks"),
+        "context": context.collect() if context is not None else None,
+        "bid_forks": scan("bid_forks", "bid_forks"),
+        "matches": matches,
+        "skipped": dict(settings.get("skipped") or {}),
+    }
+
+
+SEARCH_FORKS = True
+"""Whether a search rung's forks are played (``kout-sim forks`` with a search line-up). When the
+forks refuse a search line-up the rung goes without them and its ``run.json`` says why
+(``skipped``); the report names the players left out."""
+
+
+def _forked(spec: str, part: str, play: Any, skipped: dict[str, str]) -> bool:
+    """Play the forks of ``part`` (``play()``); a search rung whose forks are refused (or off,
+    :data:`SEARCH_FORKS`) records why in ``skipped`` instead. True when played."""
+    if is_search(spec) and not SEARCH_FORKS:
+        skipped[part] = "forks of the search players are off (analyses.ladder.SEARCH_FORKS)"
+        return False
+    try:
+        play()
+    except ValueError as exc:
+        if not is_search(spec):
+            raise
+        skipped[part] = f"kout-sim forks refused {spec}: {exc}"
+        return False
+    return True
 
 
 def write_rung(
@@ -267,19 +501,36 @@ def write_rung(
     matches: int | None = None,
     targets: Sequence[int] = (),
     workers: int | None = None,
+    joker_hands: int | None = None,
+    bid_hands: int | None = None,
 ) -> Path:
-    """Play the runs of one rung into ``out``: ``hands/`` (``hands`` independent hands of ``spec``
-    in every seat, seed ``seed``); for a non-search rung of a Kout preset also ``joker-forks/``
-    (``kout-sim forks`` of the same hands); for a non-search rung with ``matches`` also
-    ``match-length/target-T/`` (``matches`` self-play matches at each of ``targets``, seed
-    ``seed``). Then ``run.json`` (``"kind": "ladder_rung"``, the rung, the parts and the command
-    of each). Sub-runs are replaced. Returns ``out``."""
+    """Play the runs of one rung into ``out``, ``spec`` in every seat, seed ``seed``.
+
+    Hand ``i`` is the same deal in every run and under every rung. The runs:
+
+    - ``hands/``: ``hands`` independent hands (Kout: with ``--actions``, the joker context's
+      source);
+    - Kout presets, ``joker_hands`` > 0 (default ``hands``, at most ``hands``): ``joker-forks/``
+      (``kout-sim forks`` of the first ``joker_hands`` hands) and ``joker-context/`` (each
+      fork's context, :func:`analyses.joker_context.play_context`, from ``hands/``);
+    - Kout presets, ``bid_hands`` > 0 (default none): ``bid-forks/`` (``kout-sim forks --kind
+      bid`` of the first ``bid_hands`` hands: the first free bid decision, every legal call);
+    - ``matches``: ``match-length/target-T/`` (``matches`` self-play matches at each of
+      ``targets``).
+
+    A search rung whose forks are refused goes without them (:data:`SEARCH_FORKS`). Then
+    ``run.json`` (``"kind": "ladder_rung"``, the rung, the parts, the sizes, what was skipped
+    and the command of each run). Sub-runs are replaced. Returns ``out``."""
+    from kout_sim.sim.bid_fork import write_bid_forks
     from kout_sim.sim.fork import write_forks
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     rules = kout_sim.get_rules(preset)
     family = rules.preset.family
+    kout = family != "baloot"
+    joker_hands = min(hands, hands if joker_hands is None else joker_hands) if kout else 0
+    bid_hands = (bid_hands or 0) if kout else 0
     kout_sim.simulate(
         preset,
         players=[spec],
@@ -287,21 +538,83 @@ def write_rung(
         seed=seed,
         out=folder / "hands",
         workers=workers,
+        actions=joker_hands > 0,
         overwrite=True,
     )
     commands = [simulate_command(json.loads((folder / "hands" / "run.json").read_text()), "hands")]
     parts: dict[str, Any] = {"hands": "hands"}
-    if family != "baloot" and not is_search(spec):
-        write_forks(
-            folder / "joker-forks", preset, hands, seed, [spec], workers=workers, overwrite=True
-        )
-        parts["joker_forks"] = "joker-forks"
-        commands.append(
-            command_line(
-                "forks", preset=preset, hands=hands, seed=seed, players=[spec], out="joker-forks"
+    skipped: dict[str, str] = {}
+    if joker_hands > 0:
+
+        def joker() -> None:
+            write_forks(
+                folder / "joker-forks",
+                preset,
+                joker_hands,
+                seed,
+                [spec],
+                workers=workers,
+                overwrite=True,
             )
-        )
-    if matches and not is_search(spec):
+
+        if _forked(spec, "joker_forks", joker, skipped):
+            parts["joker_forks"] = "joker-forks"
+            commands.append(
+                command_line(
+                    "forks",
+                    preset=preset,
+                    hands=joker_hands,
+                    seed=seed,
+                    players=[spec],
+                    out="joker-forks",
+                )
+            )
+            try:
+                play = load_run(folder / "hands")
+                forks = pl.scan_parquet(folder / "joker-forks" / "forks" / "*.parquet")
+                context = play_context(forks, play["hands"], play["actions"])
+            except ValueError as exc:
+                skipped["joker_context"] = f"no context: {exc}"
+            else:
+                (folder / "joker-context" / "context").mkdir(parents=True, exist_ok=True)
+                Store(folder / "joker-context").write_json(
+                    {
+                        "kind": "joker_context_table",
+                        "forks": len(context),
+                        "source": "hands",
+                        "writer": WRITER,
+                    },
+                    "run.json",
+                )
+                context.write_parquet(folder / "joker-context" / "context" / "part-00000.parquet")
+                parts["joker_context"] = "joker-context"
+    if bid_hands > 0:
+
+        def bid() -> None:
+            write_bid_forks(
+                folder / "bid-forks",
+                preset,
+                min(bid_hands, hands),
+                seed,
+                [spec],
+                workers=workers,
+                overwrite=True,
+            )
+
+        if _forked(spec, "bid_forks", bid, skipped):
+            parts["bid_forks"] = "bid-forks"
+            commands.append(
+                command_line(
+                    "forks",
+                    kind="bid",
+                    preset=preset,
+                    hands=min(bid_hands, hands),
+                    seed=seed,
+                    players=[spec],
+                    out="bid-forks",
+                )
+            )
+    if matches:
         parts["match_length"] = {}
         for t in targets:
             path = f"match-length/target-{int(t)}"
@@ -330,8 +643,11 @@ def write_rung(
         "seed": seed,
         "unit": "hands",
         "count": hands,
+        "joker_hands": joker_hands if parts.get("joker_forks") else None,
+        "bid_hands": min(bid_hands, hands) if parts.get("bid_forks") else None,
         "matches": matches if parts.get("match_length") else None,
         "parts": parts,
+        "skipped": skipped,
         "status": "complete",
         "command": commands[0],
         "play": "hands",

@@ -16,9 +16,12 @@ from kout_sim.rules import get_rules
 from kout_sim.sim.batch import lineup_of
 
 from .ladder import (
+    DEFAULT_LADDER_BID_FORK_HANDS,
     DEFAULT_LADDER_HANDS,
     DEFAULT_LADDER_MATCHES,
+    DEFAULT_SEARCH_BID_FORK_HANDS,
     DEFAULT_SEARCH_HANDS,
+    DEFAULT_SEARCH_MATCHES,
     LADDER_TARGETS,
     RUNG_KIND,
     RUNGS,
@@ -39,6 +42,26 @@ LADDER_SEED_OFFSET = 4
 """The ``ladder`` study plays every run with the study seed plus this offset."""
 
 
+def rung_sizes(spec: str, hands: int, matches: int) -> dict[str, int]:
+    """The sizes of one rung for ``--hands`` ``hands`` and ``--matches`` ``matches``: its hands
+    (joker forks on the same hands), the hands whose first bid decision is forked
+    (``bid_hands``) and the self-play matches per target; a search rung's are capped
+    (:data:`DEFAULT_SEARCH_HANDS`, :data:`DEFAULT_SEARCH_BID_FORK_HANDS`,
+    :data:`DEFAULT_SEARCH_MATCHES`)."""
+    if is_search(spec):
+        n = min(hands, DEFAULT_SEARCH_HANDS)
+        return {
+            "hands": n,
+            "bid_hands": min(n, DEFAULT_SEARCH_BID_FORK_HANDS),
+            "matches": min(matches, DEFAULT_SEARCH_MATCHES),
+        }
+    return {
+        "hands": hands,
+        "bid_hands": min(hands, DEFAULT_LADDER_BID_FORK_HANDS),
+        "matches": matches,
+    }
+
+
 def ladder_plan(
     preset: str,
     family: str,
@@ -54,9 +77,12 @@ def ladder_plan(
     (``ladder/duels/<a>-vs-<b>``, :func:`analyses.ladder_rating.write_duel`).
 
     The rungs are ``--players`` when given (one spec a rung, weakest first), else :data:`RUNGS`.
-    Sizes: ``--hands`` hands per non-search rung (default :data:`DEFAULT_LADDER_HANDS`), a search
-    rung at most :data:`DEFAULT_SEARCH_HANDS`; ``--matches`` self-play matches per target of each
-    non-search rung (default :data:`DEFAULT_LADDER_MATCHES`) and deal sequences per duel (default
+    Sizes (:func:`rung_sizes`): ``--hands`` hands per non-search rung (default
+    :data:`DEFAULT_LADDER_HANDS`; joker forks on the same hands, bid forks on the first
+    :data:`DEFAULT_LADDER_BID_FORK_HANDS`), a search rung at most :data:`DEFAULT_SEARCH_HANDS`
+    (bid forks on the first :data:`DEFAULT_SEARCH_BID_FORK_HANDS`); ``--matches`` self-play
+    matches per target of each non-search rung (default :data:`DEFAULT_LADDER_MATCHES`; a search
+    rung at most :data:`DEFAULT_SEARCH_MATCHES`) and deal sequences per duel (default
     :data:`analyses.ladder_rating.DEFAULT_DUEL_MATCHES`; with a search rung at most
     :data:`analyses.ladder_rating.DEFAULT_SEARCH_DUEL_MATCHES`)."""
     rungs = list(players or RUNGS)
@@ -72,18 +98,22 @@ def ladder_plan(
     targets = LADDER_TARGETS[family]
     plans: list[dict[str, Any]] = []
     for spec in rungs:
-        n = min(hands, DEFAULT_SEARCH_HANDS) if is_search(spec) else hands
+        size = rung_sizes(spec, hands, matches)
+        n = size["hands"]
 
-        def runner(folder: Path, workers: int | None, spec: str = spec, n: int = n) -> object:
+        def runner(
+            folder: Path, workers: int | None, spec: str = spec, size: dict[str, int] = size
+        ) -> object:
             return write_rung(
                 folder,
                 preset,
                 spec,
-                hands=n,
+                hands=size["hands"],
                 seed=seed,
-                matches=matches,
+                matches=size["matches"],
                 targets=targets,
                 workers=workers,
+                bid_hands=size["bid_hands"],
             )
 
         def command(folder: Path, spec: str = spec, n: int = n) -> str:

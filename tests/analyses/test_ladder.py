@@ -1,6 +1,8 @@
-"""The ladder of players: the verdict rule on constructed cases, the Bradley-Terry fit on simulated
-duels of known strengths, and the ladder tables recomputed the long way from the parquet files of
-three tiny rungs (random, heuristic and heuristic:bid_margin=0, the same deals)."""
+"""The ladder of players: the verdict rules on constructed cases (intervals, best calls), the
+Bradley-Terry fit on simulated duels of known strengths, and the ladder tables recomputed the long
+way from the parquet files of three tiny rungs (random, heuristic and heuristic:bid_margin=0, the
+same deals): bid success, the bid forks' best call by strength and each call's value, the joker's
+value by role and by context, match length."""
 
 from __future__ import annotations
 
@@ -12,8 +14,19 @@ from typing import Any
 import polars as pl
 import pytest
 
-from analyses import ladder, ladder_rating
-from analyses.ladder import DEPENDS, HOLDS, SAME_SIGN, TOO_FEW, verdict, verdict_of
+from analyses import ladder, ladder_rating, ladder_study
+from analyses.bid_forks import KOUT_STRENGTH_RANGE
+from analyses.ladder import (
+    DEPENDS,
+    HOLDS,
+    SAME_SIGN,
+    TIE,
+    TOO_FEW,
+    best_call_verdict,
+    best_call_verdicts,
+    verdict,
+    verdict_of,
+)
 from analyses.ladder_section import _search_text, ladder_section, verdict_text
 from analyses.section import ReportInput, open_run
 from analyses.studies import StudyArgs, plan_study
@@ -66,9 +79,69 @@ def test_verdict_per_key_all_and_from_heuristic_up() -> None:
     assert verdict_text(DEPENDS, DEPENDS) == DEPENDS
 
 
+def test_best_call_verdict_constructed_cases() -> None:
+    # one best call under every player
+    assert best_call_verdict({"a": "3", "b": "3", "c": "3"}, {"a": {"pass"}}) == HOLDS
+    # different best calls, but no player shows another's best call worse: a tie
+    assert best_call_verdict({"a": "3", "b": "4"}, {}) == TIE
+    assert best_call_verdict({"a": "3", "b": "4"}, {"a": {"pass"}, "b": {"2"}}) == TIE
+    # a's forks show b's best call (4) worse than a's own: it depends on the player
+    assert best_call_verdict({"a": "3", "b": "4"}, {"a": {"4"}}) == DEPENDS
+    assert best_call_verdict({"a": "3", "b": "4", "c": "3"}, {"c": {"4"}}) == DEPENDS
+    assert best_call_verdict({"a": "3"}, {"a": {"4"}}) == TOO_FEW
+    assert best_call_verdict({}, {}) == TOO_FEW
+
+
+def test_best_call_verdicts_per_bucket_all_and_from_heuristic_up() -> None:
+    best = pl.DataFrame(
+        {
+            "rung": ["random", "heuristic", "pimc", "random", "heuristic", "pimc", "heuristic"],
+            "rung_order": [0, 1, 2, 0, 1, 2, 1],
+            "strength_bucket": [6, 6, 6, 9, 9, 9, 12],
+            "best_call": ["5", "pass", "pass", "3", "3", "4", "5"],
+        },
+        schema_overrides={"strength_bucket": pl.Int16},
+    )
+    beats = pl.DataFrame(
+        {
+            "rung": ["random", "heuristic", "pimc", "heuristic"],
+            "strength_bucket": [6, 6, 9, 9],
+            "best_call": ["5", "pass", "4", "3"],
+            "other_call": ["pass", "5", "3", "4"],
+            "low": [0.2, 1.5, -0.1, -0.3],
+        },
+        schema_overrides={"strength_bucket": pl.Int16},
+    )
+    out = {r["strength_bucket"]: r for r in best_call_verdicts(best, beats).to_dicts()}
+    # bucket 6: random differs and its forks show pass worse; from heuristic up both pass
+    assert (out[6]["verdict"], out[6]["verdict_up"]) == (DEPENDS, HOLDS)
+    assert out[6]["calls"] == ["5", "pass", "pass"]
+    # bucket 9: heuristic 3, pimc 4, neither shows the other's worse (low <= 0): a tie
+    assert (out[9]["verdict"], out[9]["verdict_up"]) == (TIE, TIE)
+    assert out[12]["verdict"] == TOO_FEW and out[12]["rungs"] == ["heuristic"]
+    assert verdict_text(TIE, TIE).endswith("(a tie)")
+    assert verdict_text(DEPENDS, TIE).startswith("from heuristic up")
+
+
+def test_forks_refused_for_a_search_rung_are_skipped_with_the_reason() -> None:
+    def refuse() -> None:
+        raise ValueError("no search forks here")
+
+    skipped: dict[str, str] = {}
+    assert not ladder._forked("pimc:samples=10", "bid_forks", refuse, skipped)
+    assert "no search forks here" in skipped["bid_forks"] and "pimc" in skipped["bid_forks"]
+    with pytest.raises(ValueError, match="no search forks"):  # a plain rung's refusal is an error
+        ladder._forked("heuristic", "bid_forks", refuse, {})
+    played: list[int] = []
+    assert ladder._forked("ismcts:iterations=5", "joker_forks", lambda: played.append(1), {})
+    assert played == [1]
+
+
 def test_rung_slug_and_search() -> None:
     assert ladder.rung_slug("heuristic:bid_margin=0") == "heuristic-bid_margin0"
     assert ladder.rung_slug("random") == "random"
+    assert ladder.rung_slug("pimc:samples=10") == "pimc-samples10"
+    assert ladder.is_search("pimc:samples=10") and ladder.is_search("pimc")
     assert ladder.is_search("ismcts:iterations=200") and not ladder.is_search("heuristic")
     assert "bids with the heuristic" in _search_text("ismcts:iterations=200", "kout_bo")
     assert "searches the calls" in _search_text("ismcts:iterations=9,calls=1", "kout_bo")
@@ -81,9 +154,25 @@ def test_plan_caps_the_search_rung_and_rates_every_rung() -> None:
     duels = [p for p in plans if p.kind == ladder_rating.DUEL_KIND]
     assert {p for d in ladder_rating.duel_pairs() for p in d} == set(ladder.RUNGS)
     assert len(duels) == len(ladder_rating.duel_pairs())
-    search = next(p for p in plans if p.path == "ladder/ismcts-iterations200")
-    assert search.command is not None
-    assert f"--hands {ladder.DEFAULT_SEARCH_HANDS}" in search.command(Path("x"))
+    for path in ("ladder/ismcts-iterations200", "ladder/pimc-samples10"):
+        search = next(p for p in plans if p.path == path)
+        assert search.command is not None
+        assert f"--hands {ladder.DEFAULT_SEARCH_HANDS}" in search.command(Path("x"))
+    # the two search players duel each other and the two strongest plain rungs
+    pairs = ladder_rating.duel_pairs()
+    assert ("pimc:samples=10", "ismcts:iterations=200") in pairs
+    assert ("pimc:samples=10", "heuristic") in pairs and ("pimc:samples=10", "random") not in pairs
+    sizes = ladder_study.rung_sizes("pimc:samples=10", 50_000, 1_000)
+    assert sizes == {
+        "hands": ladder.DEFAULT_SEARCH_HANDS,
+        "bid_hands": ladder.DEFAULT_SEARCH_BID_FORK_HANDS,
+        "matches": ladder.DEFAULT_SEARCH_MATCHES,
+    }
+    assert ladder_study.rung_sizes("heuristic", 500, 7) == {
+        "hands": 500,
+        "bid_hands": 500,
+        "matches": 7,
+    }
     assert "ladder" not in {
         s for p in plan_study("all", StudyArgs("kout_bo_4", "kout_bo")) for s in p.studies
     }
@@ -144,7 +233,7 @@ def rungs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {
         spec: ladder.write_rung(
             root / ladder.rung_slug(spec), "kout_bo_4", spec, hands=600, seed=21, matches=12,
-            targets=(31,), workers=1,
+            targets=(31,), workers=1, bid_hands=400,
         )
         for spec in ("random", "heuristic", "heuristic:bid_margin=0")
     }  # fmt: skip
@@ -216,6 +305,90 @@ def test_joker_and_length_tables_the_long_way(rungs: dict[str, Path]) -> None:
         assert row["mean"] == pytest.approx(sum(n_hands) / len(n_hands))
 
 
+def _first_bid_rows(folder: Path) -> list[dict[str, Any]]:
+    return [r for r in _rows(folder / "bid-forks", "bid_forks") if r["decision"] == 0]
+
+
+def _bucket(strength: int) -> int:
+    lo, hi = KOUT_STRENGTH_RANGE
+    return min(max(int(strength), lo), hi)
+
+
+def test_call_values_and_best_calls_the_long_way(rungs: dict[str, Path]) -> None:
+    bid = {spec: ladder.rung_tables(f)["bid_forks"] for spec, f in rungs.items()}
+    calls = ladder.calls_by_rung(bid)
+    best = ladder.best_by_rung(bid, 30)
+    beats = ladder.best_call_beats(bid, best)
+    for spec, folder in rungs.items():
+        rows = _first_bid_rows(folder)
+        assert rows and {r["hand"] for r in rows} <= set(range(400))  # the first 400 hands
+        # each call's mean net points over every hand where it was legal
+        nets: dict[str, list[float]] = defaultdict(list)
+        for r in rows:
+            if r["net"] is not None and not r["forced_joker"]:
+                nets[str(r["call"])].append(float(r["net"]))
+        mine = calls.filter(pl.col("rung") == spec)
+        assert sorted(mine["call"].to_list()) == sorted(nets)
+        for row in mine.iter_rows(named=True):
+            v = nets[row["call"]]
+            assert row["net_n"] == len(v) and row["mean"] == pytest.approx(sum(v) / len(v))
+        # the best call per strength bucket: the highest mean among calls with 30 valued hands
+        cells: dict[tuple[int, str], list[float]] = defaultdict(list)
+        by_fork: dict[tuple[int, int], dict[str, float]] = defaultdict(dict)
+        for r in rows:
+            if r["net"] is not None and not r["forced_joker"]:
+                cells[(_bucket(r["strength"]), str(r["call"]))].append(float(r["net"]))
+                by_fork[(r["hand"], r["ply"])][str(r["call"])] = float(r["net"])
+        expected: dict[int, str] = {}
+        for bucket in {b for b, _ in cells}:
+            ok = {c: sum(v) / len(v) for (b, c), v in cells.items() if b == bucket and len(v) >= 30}
+            if ok:
+                expected[bucket] = max(ok, key=lambda c: ok[c])
+        got = {
+            r["strength_bucket"]: r["best_call"]
+            for r in best.filter(pl.col("rung") == spec).iter_rows(named=True)
+        }
+        assert got == expected
+        # this rung's best call minus another rung's best call, on the forks where both were legal
+        for b in beats.filter(pl.col("rung") == spec).iter_rows(named=True):
+            d = [
+                f[b["best_call"]] - f[b["other_call"]]
+                for (hand, ply), f in by_fork.items()
+                if b["best_call"] in f and b["other_call"] in f
+                and _bucket(next(r["strength"] for r in rows if r["hand"] == hand)) == b["strength_bucket"]
+            ]  # fmt: skip
+            assert b["n"] == len(d) and b["diff"] == pytest.approx(sum(d) / len(d))
+            assert b["low"] <= b["diff"] <= b["high"]
+    assert not beats.is_empty()
+
+
+def test_joker_context_table_the_long_way(rungs: dict[str, Path]) -> None:
+    parts = {spec: ladder.rung_tables(f) for spec, f in rungs.items()}
+    table = ladder.context_by_rung(
+        {s: t["forks"] for s, t in parts.items()}, {s: t["context"] for s, t in parts.items()}
+    )
+    for spec, folder in rungs.items():
+        context = {
+            (c["hand"], c["ply"]): c
+            for c in pl.read_parquet(folder / "joker-context" / "context" / "*.parquet").to_dicts()
+        }
+        forks = _rows(folder / "joker-forks", "forks")
+        assert len(context) == len(forks)
+        for column in ladder.CONTEXTS:
+            diffs: dict[tuple[str, str], list[float]] = defaultdict(list)
+            for f in forks:
+                if f["net_joker"] is None or f["net_other"] is None:
+                    continue
+                role = "bidding team" if f["bidding_team"] else "defenders"
+                value = str(context[(f["hand"], f["ply"])][column])
+                diffs[(role, value)].append(f["net_joker"] - f["net_other"])
+            mine = table.filter((pl.col("rung") == spec) & (pl.col("context") == column))
+            assert len(mine) == len(diffs)
+            for row in mine.iter_rows(named=True):
+                d = diffs[(row["role"], row["value"])]
+                assert row["n"] == len(d) and row["diff"] == pytest.approx(sum(d) / len(d))
+
+
 def test_duel_outcomes_the_long_way(duel_folder: Path) -> None:
     deals = ladder_rating.deal_outcomes(duel_folder)
     ab = {m["match"]: m["winner"] for m in _rows(duel_folder / "duel" / "ab", "matches")}
@@ -234,15 +407,22 @@ def test_section_labels_every_answer_with_its_players(
     tables = sec.tables()
     assert list(tables)[:2] == ["ladder_rating", "ladder_duels"]
     commands = tables["ladder_commands"].frame["command"].to_list()
-    assert len(commands) == 3 * 3 + 1  # per rung: hands, forks, one target; the duel
+    # per rung: hands, joker forks, bid forks, one target; the duel
+    assert len(commands) == 3 * 4 + 1
     assert all(c.startswith("kout-sim ") and "--out" in c for c in commands)
-    for key in ("ladder_contracts", "ladder_contract_points", "ladder_joker", "ladder_length"):
+    keys = ("ladder_contracts", "ladder_contract_points", "ladder_joker", "ladder_length",
+            "ladder_calls", "ladder_best_calls", "ladder_joker_context")  # fmt: skip
+    for key in keys:
         table = tables[key]
         labels = [c.label for c in table.columns]
         assert "random" in labels and "heuristic" in labels and labels[-1] == "verdict"
         assert set(table.frame["verdict"]) <= set(ladder.VERDICTS)
     text = " ".join(b.text for b in sec.blocks if hasattr(b, "text"))
-    assert "kout-sim forks refuses search players" in tables["ladder_joker"].caption
+    assert "Not under" not in tables["ladder_joker"].caption  # every rung has its forks
+    best = sec.data["ladder_best_calls"]
+    assert set(best["from_heuristic_up"]) == {HOLDS, TIE, DEPENDS}
+    assert all(v["verdict"] in ladder.VERDICTS for v in best["verdicts"])
+    assert "bid guide of each player" in text
     assert "under heuristic" in text and "under random" in text
     assert sec.findings and "Bradley-Terry" in sec.findings[0]
     # the answers of a few rows are advice from every rung, each with its verdict in words
