@@ -85,7 +85,7 @@ RUNG_KIND = "ladder_rung"
 DEFAULT_LADDER_HANDS = 200_000
 """Independent hands of each non-search rung (its joker forks are made on the same hands)."""
 
-DEFAULT_LADDER_BID_FORK_HANDS = 50_000
+DEFAULT_LADDER_BID_FORK_HANDS = 200_000
 """Hands whose first free bid decision is forked, each non-search rung (the first hands)."""
 
 DEFAULT_SEARCH_HANDS = 2_000

@@ -42,24 +42,61 @@ LADDER_SEED_OFFSET = 4
 """The ``ladder`` study plays every run with the study seed plus this offset."""
 
 
-def rung_sizes(spec: str, hands: int, matches: int) -> dict[str, int]:
+SEARCH_SIZES: dict[tuple[str, str], dict[str, int]] = {
+    ("ismcts", "kout_bh"): {"hands": 1_500, "bid_hands": 200, "matches": 30, "duel": 100},
+    ("pimc", "kout_bh"): {"hands": 1_500, "bid_hands": 200, "matches": 30, "duel": 100},
+    ("ismcts", "kout_bo"): {"hands": 1_000, "bid_hands": 150, "matches": 30, "duel": 60},
+    ("pimc", "kout_bo"): {"hands": 150, "bid_hands": 15, "matches": 5, "duel": 15},
+}
+"""The caps of a search rung per (player, game family): its hands (joker forks on the same
+hands), the hands whose first bid decision is forked, the self-play matches per target and the
+deal sequences of its duels. Chosen for a ladder study of about 20 minutes on two busy cores, one
+worker: per hand (2026-12-02, one worker, a loaded machine) ``ismcts:iterations=200`` plays a
+kout_bh_4 hand in 30 ms and a kout_bo_4 hand in 68 ms, ``pimc:samples=10`` 64 ms and 0.9 s (its
+double-dummy solves of full Kout Bo hands are the cost). Other pairs use
+:data:`DEFAULT_SEARCH_HANDS`, :data:`DEFAULT_SEARCH_BID_FORK_HANDS`,
+:data:`DEFAULT_SEARCH_MATCHES` and :data:`analyses.ladder_rating.DEFAULT_SEARCH_DUEL_MATCHES`."""
+
+
+def search_caps(spec: str, family: str) -> dict[str, int]:
+    """The caps of :data:`SEARCH_SIZES` for the search rung ``spec`` in ``family``."""
+    kind = spec.split(":", 1)[0].strip()
+    return SEARCH_SIZES.get(
+        (kind, family),
+        {
+            "hands": DEFAULT_SEARCH_HANDS,
+            "bid_hands": DEFAULT_SEARCH_BID_FORK_HANDS,
+            "matches": DEFAULT_SEARCH_MATCHES,
+            "duel": DEFAULT_SEARCH_DUEL_MATCHES,
+        },
+    )
+
+
+def rung_sizes(spec: str, hands: int, matches: int, family: str = "kout_bo") -> dict[str, int]:
     """The sizes of one rung for ``--hands`` ``hands`` and ``--matches`` ``matches``: its hands
     (joker forks on the same hands), the hands whose first bid decision is forked
-    (``bid_hands``) and the self-play matches per target; a search rung's are capped
-    (:data:`DEFAULT_SEARCH_HANDS`, :data:`DEFAULT_SEARCH_BID_FORK_HANDS`,
-    :data:`DEFAULT_SEARCH_MATCHES`)."""
+    (``bid_hands``: at most :data:`DEFAULT_LADDER_BID_FORK_HANDS`) and the self-play matches per
+    target; a search rung's are capped by :func:`search_caps`."""
     if is_search(spec):
-        n = min(hands, DEFAULT_SEARCH_HANDS)
+        caps = search_caps(spec, family)
+        n = min(hands, caps["hands"])
         return {
             "hands": n,
-            "bid_hands": min(n, DEFAULT_SEARCH_BID_FORK_HANDS),
-            "matches": min(matches, DEFAULT_SEARCH_MATCHES),
+            "bid_hands": min(n, caps["bid_hands"]),
+            "matches": min(matches, caps["matches"]),
         }
     return {
         "hands": hands,
         "bid_hands": min(hands, DEFAULT_LADDER_BID_FORK_HANDS),
         "matches": matches,
     }
+
+
+def duel_size(a: str, b: str, matches: int, family: str) -> int:
+    """Deal sequences of the duel ``a`` against ``b``: ``matches``, capped by the search rungs'
+    ``duel`` caps (:func:`search_caps`)."""
+    caps = [search_caps(r, family)["duel"] for r in (a, b) if is_search(r)]
+    return min([matches, *caps])
 
 
 def ladder_plan(
@@ -77,14 +114,12 @@ def ladder_plan(
     (``ladder/duels/<a>-vs-<b>``, :func:`analyses.ladder_rating.write_duel`).
 
     The rungs are ``--players`` when given (one spec a rung, weakest first), else :data:`RUNGS`.
-    Sizes (:func:`rung_sizes`): ``--hands`` hands per non-search rung (default
+    Sizes (:func:`rung_sizes`, :func:`duel_size`): ``--hands`` hands per non-search rung (default
     :data:`DEFAULT_LADDER_HANDS`; joker forks on the same hands, bid forks on the first
-    :data:`DEFAULT_LADDER_BID_FORK_HANDS`), a search rung at most :data:`DEFAULT_SEARCH_HANDS`
-    (bid forks on the first :data:`DEFAULT_SEARCH_BID_FORK_HANDS`); ``--matches`` self-play
-    matches per target of each non-search rung (default :data:`DEFAULT_LADDER_MATCHES`; a search
-    rung at most :data:`DEFAULT_SEARCH_MATCHES`) and deal sequences per duel (default
-    :data:`analyses.ladder_rating.DEFAULT_DUEL_MATCHES`; with a search rung at most
-    :data:`analyses.ladder_rating.DEFAULT_SEARCH_DUEL_MATCHES`)."""
+    :data:`DEFAULT_LADDER_BID_FORK_HANDS`); ``--matches`` self-play matches per target of each
+    non-search rung (default :data:`DEFAULT_LADDER_MATCHES`) and deal sequences per duel (default
+    :data:`analyses.ladder_rating.DEFAULT_DUEL_MATCHES`); a search rung's sizes and duels are
+    capped by :data:`SEARCH_SIZES`."""
     rungs = list(players or RUNGS)
     if len(set(rungs)) != len(rungs) or len(rungs) < 2:
         raise ValueError("the ladder needs at least two different rungs (--players, one a rung)")
@@ -98,7 +133,7 @@ def ladder_plan(
     targets = LADDER_TARGETS[family]
     plans: list[dict[str, Any]] = []
     for spec in rungs:
-        size = rung_sizes(spec, hands, matches)
+        size = rung_sizes(spec, hands, matches, family)
         n = size["hands"]
 
         def runner(
@@ -135,7 +170,7 @@ def ladder_plan(
             }
         )
     for a, b in duel_pairs(rungs):
-        m = min(duel_n, DEFAULT_SEARCH_DUEL_MATCHES) if is_search(a) or is_search(b) else duel_n
+        m = duel_size(a, b, duel_n, family)
 
         def duel_runner(
             folder: Path, workers: int | None, a: str = a, b: str = b, m: int = m

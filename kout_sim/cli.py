@@ -683,7 +683,7 @@ def study(
       bid-forks     Kout only: the first free bid decision played on once per legal call
                     (kout-sim forks --kind bid): the paired bid guide
       ladder        the headline answers under a ladder of players (random, heuristic,
-                    heuristic:bid_margin=0, ismcts; --players: one rung each) with a
+                    heuristic:bid_margin=0, ismcts, pimc; --players: one rung each) with a
                     verdict each, and the duels that rate them (not in all)
       all           every study that applies to the preset
 

@@ -154,25 +154,37 @@ def test_plan_caps_the_search_rung_and_rates_every_rung() -> None:
     duels = [p for p in plans if p.kind == ladder_rating.DUEL_KIND]
     assert {p for d in ladder_rating.duel_pairs() for p in d} == set(ladder.RUNGS)
     assert len(duels) == len(ladder_rating.duel_pairs())
-    for path in ("ladder/ismcts-iterations200", "ladder/pimc-samples10"):
-        search = next(p for p in plans if p.path == path)
+    for spec in ("ismcts:iterations=200", "pimc:samples=10"):
+        search = next(p for p in plans if p.path == f"ladder/{ladder.rung_slug(spec)}")
         assert search.command is not None
-        assert f"--hands {ladder.DEFAULT_SEARCH_HANDS}" in search.command(Path("x"))
+        caps = ladder_study.search_caps(spec, "kout_bo")
+        assert f"--hands {caps['hands']}" in search.command(Path("x"))
     # the two search players duel each other and the two strongest plain rungs
     pairs = ladder_rating.duel_pairs()
     assert ("pimc:samples=10", "ismcts:iterations=200") in pairs
     assert ("pimc:samples=10", "heuristic") in pairs and ("pimc:samples=10", "random") not in pairs
-    sizes = ladder_study.rung_sizes("pimc:samples=10", 50_000, 1_000)
-    assert sizes == {
-        "hands": ladder.DEFAULT_SEARCH_HANDS,
-        "bid_hands": ladder.DEFAULT_SEARCH_BID_FORK_HANDS,
-        "matches": ladder.DEFAULT_SEARCH_MATCHES,
+    pimc = ladder_study.search_caps("pimc:samples=10", "kout_bo")
+    assert ladder_study.rung_sizes("pimc:samples=10", 50_000, 1_000, "kout_bo") == {
+        "hands": pimc["hands"],
+        "bid_hands": pimc["bid_hands"],
+        "matches": pimc["matches"],
     }
-    assert ladder_study.rung_sizes("heuristic", 500, 7) == {
+    assert ladder_study.rung_sizes("heuristic", 500, 7, "kout_bo") == {
         "hands": 500,
         "bid_hands": 500,
         "matches": 7,
     }
+    # a duel with a search rung takes the smaller of the caps; baloot falls back on the defaults
+    assert (
+        ladder_study.duel_size("pimc:samples=10", "ismcts:iterations=200", 1_000, "kout_bo")
+        == (pimc["duel"])
+    )
+    assert ladder_study.duel_size("heuristic", "random", 1_000, "kout_bo") == 1_000
+    assert ladder_study.search_caps("ismcts", "baloot")["hands"] == ladder.DEFAULT_SEARCH_HANDS
+    duel = next(
+        p for p in plans if p.path == ladder_rating.duel_path("pimc:samples=10", "heuristic")
+    )
+    assert duel.command is not None and f"--matches {pimc['duel']}" in duel.command(Path("x"))
     assert "ladder" not in {
         s for p in plan_study("all", StudyArgs("kout_bo_4", "kout_bo")) for s in p.studies
     }
