@@ -729,7 +729,8 @@ def study(
     "--players",
     multiple=True,
     metavar="SPEC",
-    help="Players (random or heuristic), as for simulate [heuristic].",
+    help="Players, as for simulate [heuristic]; search players (ismcts, pimc) too, at a few "
+    "milliseconds a decision: give them hundreds of hands, not the default million.",
 )
 @click.option("--hands", type=COUNT, default=1_000_000, show_default=True, help="Hands to fork.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
@@ -762,7 +763,8 @@ def forks(
     """Play every joker decision of N hands on twice (joker / best other card, same random
     numbers after) and print the joker's paired value with its interval; with --kind bid, play
     the first free bid decision of each hand (or every one) on once per legal call and print the
-    paired value of each call."""
+    paired value of each call. Any line-up forks, search players included: hand i is hand i of
+    simulate --hands with the same seed and players."""
     if kind == "bid":
         if at not in ("default", "first", "every"):
             _fail(f"--at {at} is for joker forks; bid forks fork at first or every")
