@@ -2,13 +2,14 @@
 
 Every other answer of the project is one line-up's (the heuristic in every seat). The ladder plays
 the same questions under each *rung* of :data:`RUNGS` (weakest first: ``random``, ``heuristic``,
-a differently tuned heuristic, and the ``ismcts`` search player) and says, for each answer, whether
-it holds across the players or depends on the player.
+a differently tuned heuristic, and the search players ``ismcts`` and ``pimc``) and says, for each
+answer, whether it holds across the players or depends on the player.
 
 What is held fixed: every rung plays the same preset, rules and seed, so hand ``i`` of every rung is
-dealt the same cards (the search rung plays the first :data:`DEFAULT_SEARCH_HANDS` of those hands
-only: it is thousands of times slower). Everything else (the auction, the contract, the play)
-is the rung's own. The rung's player sits in every seat (self-play).
+dealt the same cards (a search rung plays the first hands of those deals only, its sizes capped by
+:data:`analyses.ladder_study.SEARCH_SIZES`: it is hundreds to thousands of times slower). Everything
+else (the auction, the contract, the play) is the rung's own. The rung's player sits in every seat
+(self-play); in its forks too (every branch is played on by the rung's player).
 
 The answers (one table each, one row per rung and key, computed by the existing analyses on each
 rung's runs):
@@ -16,10 +17,18 @@ rung's runs):
 - bid success by contract (:func:`contracts_by_rung`, :func:`analyses.bid_success.contract_results`);
 - expected net points by bid level and strength bucket (:func:`points_by_rung`,
   :func:`analyses.bid_success.expected_points`);
-- the joker lead's value, per role (:func:`joker_by_rung`, :func:`analyses.joker_lead.joker_value`):
-  Kout presets, **non-search rungs only** (``kout-sim forks`` refuses search players);
+- the best call by hand strength (:func:`best_by_rung`, :func:`analyses.bid_forks.best_calls` on the
+  rung's bid forks) with its own verdict (:func:`best_call_verdict`), and each call's value over
+  every hand (:func:`calls_by_rung`, :func:`analyses.bid_forks.call_values`): Kout presets;
+- the joker's value, per role (:func:`joker_by_rung`, :func:`analyses.joker_lead.joker_value`) and
+  per role and context (:func:`context_by_rung`: the tricks the leader's team still needs, where
+  the other joker is; :mod:`analyses.joker_context`, from the rung's hands played with
+  ``--actions``): Kout presets;
 - hands per match by target (:func:`length_by_rung`, :func:`analyses.match_length.hands_per_match`):
-  self-play matches, **non-search rungs only** (a search match takes about a second).
+  self-play matches.
+
+A search rung whose forks ``kout-sim forks`` refuses goes without them (:data:`SEARCH_FORKS`); its
+``run.json`` says why and the report names it.
 
 The verdict (:func:`verdict`), stated in words
 ----------------------------------------------
@@ -56,7 +65,14 @@ from kout_sim.commands import command_line, simulate_command
 from kout_sim.io.store import WRITER, Store
 
 from ._common import Frame, load_run
-from .bid_forks import best_calls, call_values, guide_ranges, paired_differences
+from .bid_forks import (
+    KOUT_STRENGTH_RANGE,
+    _bucket_label,
+    best_calls,
+    call_values,
+    guide_ranges,
+    paired_differences,
+)
 from .bid_success import contract_results, expected_points
 from .joker_context import context_value, play_context, with_context
 from .joker_lead import joker_value
@@ -251,15 +267,71 @@ def calls_by_rung(bid_forks: Mapping[str, Frame]) -> pl.DataFrame:
     return _stack({rung: call_values(first_bid_forks(f)) for rung, f in bid_forks.items()})
 
 
-def best_by_rung(bid_forks: Mapping[str, Frame], min_n: int = 30) -> pl.DataFrame:
-    """The best call per strength bucket (:func:`analyses.bid_forks.best_calls`, paired, Holm's
-    correction over the rung's buckets) of each rung's bid forks, stacked."""
-    return _stack(
-        {
-            rung: best_calls(first_bid_forks(f), ["strength_bucket"], min_n=min_n)
-            for rung, f in bid_forks.items()
-        }
+REFERENCE = "heuristic"
+"""The rung whose bid guide's strength ranges every rung's best call is read on (else the first
+rung but random)."""
+
+
+def reference_rung(rungs: Sequence[str]) -> str:
+    """:data:`REFERENCE` if among ``rungs``, else the first rung that is not random."""
+    if REFERENCE in rungs:
+        return REFERENCE
+    return next((r for r in rungs if not is_random(r)), rungs[0])
+
+
+def strength_ranges(bid_forks: Mapping[str, Frame], min_n: int = 30) -> list[tuple[int, int]]:
+    """The strength ranges of the reference rung's bid guide (:func:`reference_rung`,
+    :func:`analyses.bid_forks.guide_ranges`: consecutive strength buckets with the same best
+    call), as ``(from_bucket, to_bucket)`` covering :data:`KOUT_STRENGTH_RANGE`; the whole range
+    if it has no best call anywhere."""
+    ref = reference_rung(list(bid_forks))
+    ranges = guide_ranges(first_bid_forks(bid_forks[ref]), min_n=min_n)
+    if ranges.is_empty():
+        return [KOUT_STRENGTH_RANGE]
+    return sorted((int(lo), int(hi)) for lo, hi in zip(ranges["from_bucket"], ranges["to_bucket"]))
+
+
+def in_ranges(forks: Frame, edges: Sequence[tuple[int, int]]) -> pl.LazyFrame:
+    """The first free bid decisions of ``forks`` with ``from_bucket``: the first strength bucket
+    of the range of ``edges`` their strength falls in (strength clipped to
+    :data:`KOUT_STRENGTH_RANGE`)."""
+    lo, hi = KOUT_STRENGTH_RANGE
+    expr = pl.lit(None, pl.Int16)
+    for a, b in reversed(list(edges)):
+        expr = pl.when(pl.col("_b").is_between(a, b)).then(pl.lit(a, pl.Int16)).otherwise(expr)
+    return (
+        first_bid_forks(forks)
+        .with_columns(_b=pl.col("strength").clip(lo, hi))
+        .with_columns(from_bucket=expr)
+        .drop("_b")
+        .filter(pl.col("from_bucket").is_not_null())
     )
+
+
+def range_label(lo: int, hi: int) -> str:
+    """A strength range in words (``strength 7-9``, ``strength 4 or less``, ...)."""
+    return _bucket_label(lo, hi)
+
+
+def best_by_rung(
+    bid_forks: Mapping[str, Frame], edges: Sequence[tuple[int, int]], min_n: int = 30
+) -> pl.DataFrame:
+    """The best call per strength range of ``edges`` (:func:`strength_ranges`;
+    :func:`analyses.bid_forks.best_calls`, paired, Holm's correction over the rung's ranges) of
+    each rung's bid forks, stacked, with ``to_bucket`` and ``strength`` (the range in words)."""
+    upper = {int(a): int(b) for a, b in edges}
+    parts = {}
+    for rung, f in bid_forks.items():
+        best = best_calls(in_ranges(f, edges), ["from_bucket"], min_n=min_n)
+        if best.is_empty():
+            continue
+        parts[rung] = best.with_columns(
+            to_bucket=pl.col("from_bucket").replace_strict(upper, return_dtype=pl.Int16),
+            strength=pl.col("from_bucket").map_elements(
+                lambda a: range_label(int(a), upper[int(a)]), pl.String
+            ),
+        )
+    return _stack(parts)
 
 
 def ranges_by_rung(bid_forks: Mapping[str, Frame], min_n: int = 30) -> pl.DataFrame:
@@ -271,7 +343,7 @@ def ranges_by_rung(bid_forks: Mapping[str, Frame], min_n: int = 30) -> pl.DataFr
 
 
 def best_call_verdict(best: Mapping[str, str], beats: Mapping[str, set[str]]) -> str:
-    """The verdict of "the best call" for one strength bucket. ``best``: each compared rung's
+    """The verdict of "the best call" for one strength range. ``best``: each compared rung's
     best call; ``beats``: per rung, the calls its own best call beats on its own forks (the paired
     95% interval of the difference above zero).
 
@@ -292,9 +364,11 @@ def best_call_verdict(best: Mapping[str, str], beats: Mapping[str, set[str]]) ->
     return TIE
 
 
-def best_call_beats(bid_forks: Mapping[str, Frame], best: pl.DataFrame) -> pl.DataFrame:
-    """Per rung and strength bucket of ``best`` (:func:`best_by_rung`): for every other rung's
-    best call of the bucket, the paired difference of this rung's best call minus it on this
+def best_call_beats(
+    bid_forks: Mapping[str, Frame], best: pl.DataFrame, edges: Sequence[tuple[int, int]]
+) -> pl.DataFrame:
+    """Per rung and strength range of ``best`` (:func:`best_by_rung` on ``edges``): for every
+    other rung's best call of the range, the paired difference of this rung's best call minus it on this
     rung's own forks (``other_call``, ``diff``, ``low``, ``high``, ``n``; first free bid
     decisions, intervals clustered by hand, :func:`analyses.bid_forks.paired_differences`)."""
     rows: list[dict[str, Any]] = []
@@ -302,15 +376,15 @@ def best_call_beats(bid_forks: Mapping[str, Frame], best: pl.DataFrame) -> pl.Da
         mine = best.filter(pl.col("rung") == rung)
         if mine.is_empty():
             continue
-        pairs = paired_differences(first_bid_forks(forks), ["strength_bucket"])
+        pairs = paired_differences(in_ranges(forks, edges), ["from_bucket"])
         for row in mine.iter_rows(named=True):
-            bucket, call = row["strength_bucket"], row["best_call"]
-            others = best.filter(
-                (pl.col("strength_bucket") == bucket) & (pl.col("best_call") != call)
-            )["best_call"].unique()
+            bucket, call = row["from_bucket"], row["best_call"]
+            others = best.filter((pl.col("from_bucket") == bucket) & (pl.col("best_call") != call))[
+                "best_call"
+            ].unique()
             for other in sorted(others.to_list()):
                 hit = pairs.filter(
-                    (pl.col("strength_bucket") == bucket)
+                    (pl.col("from_bucket") == bucket)
                     & (
                         ((pl.col("call") == call) & (pl.col("other") == other))
                         | ((pl.col("call") == other) & (pl.col("other") == call))
@@ -324,7 +398,7 @@ def best_call_beats(bid_forks: Mapping[str, Frame], best: pl.DataFrame) -> pl.Da
                 rows.append(
                     {
                         "rung": rung,
-                        "strength_bucket": bucket,
+                        "from_bucket": bucket,
                         "best_call": call,
                         "other_call": other,
                         "diff": sign * h["diff"],
@@ -335,7 +409,7 @@ def best_call_beats(bid_forks: Mapping[str, Frame], best: pl.DataFrame) -> pl.Da
                 )
     schema = {
         "rung": pl.String,
-        "strength_bucket": pl.Int16,
+        "from_bucket": pl.Int16,
         "best_call": pl.String,
         "other_call": pl.String,
         "diff": pl.Float64,
@@ -347,23 +421,24 @@ def best_call_beats(bid_forks: Mapping[str, Frame], best: pl.DataFrame) -> pl.Da
 
 
 def best_call_verdicts(best: pl.DataFrame, beats: pl.DataFrame) -> pl.DataFrame:
-    """Per strength bucket of ``best`` (:func:`best_by_rung`): ``rungs`` compared (those with a
+    """Per strength range of ``best`` (:func:`best_by_rung`; ``from_bucket``, ``strength``): ``rungs`` compared (those with a
     best call: enough forks), their ``calls``, ``verdict`` over them and ``verdict_up`` over
     those but ``random`` (:func:`best_call_verdict`, with ``beats`` of :func:`best_call_beats`)."""
     rows: list[dict[str, Any]] = []
-    for (bucket,), group in best.sort("strength_bucket", "rung_order").group_by(
-        ["strength_bucket"], maintain_order=True
+    for (bucket,), group in best.sort("from_bucket", "rung_order").group_by(
+        ["from_bucket"], maintain_order=True
     ):
         chosen = dict(zip(group["rung"].to_list(), group["best_call"].to_list()))
         won: dict[str, set[str]] = {}
-        for b in beats.filter(
-            (pl.col("strength_bucket") == bucket) & (pl.col("low") > 0)
-        ).iter_rows(named=True):
+        for b in beats.filter((pl.col("from_bucket") == bucket) & (pl.col("low") > 0)).iter_rows(
+            named=True
+        ):
             won.setdefault(b["rung"], set()).add(b["other_call"])
         up = {r: c for r, c in chosen.items() if not is_random(r)}
         rows.append(
             {
-                "strength_bucket": bucket,
+                "from_bucket": bucket,
+                "strength": group["strength"][0] if "strength" in group.columns else str(bucket),
                 "rungs": list(chosen),
                 "calls": list(chosen.values()),
                 "verdict": best_call_verdict(chosen, won),
@@ -373,7 +448,8 @@ def best_call_verdicts(best: pl.DataFrame, beats: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(
         rows,
         schema={
-            "strength_bucket": pl.Int16,
+            "from_bucket": pl.Int16,
+            "strength": pl.String,
             "rungs": pl.List(pl.String),
             "calls": pl.List(pl.String),
             "verdict": pl.String,

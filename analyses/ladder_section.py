@@ -37,7 +37,9 @@ from .ladder import (
     length_by_rung,
     points_by_rung,
     ranges_by_rung,
+    reference_rung,
     rung_tables,
+    strength_ranges,
 )
 from .ladder_rating import ANCHOR, DUEL_KIND, deal_outcomes, fit_ratings
 from .section import (
@@ -447,7 +449,7 @@ def _best_cell(beats: pl.DataFrame) -> Callable[[dict[str, Any]], str]:
         )
         worse = beats.filter(
             (pl.col("rung") == r["rung"])
-            & (pl.col("strength_bucket") == r["strength_bucket"])
+            & (pl.col("from_bucket") == r["from_bucket"])
             & (pl.col("low") > 0)
         )["other_call"].to_list()
         shown = f"; beats {', '.join(sorted(worse, key=call_rank))} here" if worse else ""
@@ -475,19 +477,21 @@ def _best_calls(
     """The answer "best call by hand": per strength bucket each player's best call on its own bid
     forks, with the verdict of :func:`analyses.ladder.best_call_verdict`."""
     rungs = list(bid)
-    best = best_by_rung(bid, MIN_N)
+    edges = strength_ranges(bid, MIN_N)
+    best = best_by_rung(bid, edges, MIN_N)
     if best.is_empty():
         return None
-    beats = best_call_beats(bid, best)
+    beats = best_call_beats(bid, best, edges)
     verdicts = best_call_verdicts(best, beats)
     ranges = ranges_by_rung(bid, MIN_N)
+    ref = reference_rung(rungs)
     cell = _best_cell(beats)
     rows = []
     for v in verdicts.iter_rows(named=True):
         row = dict(v)
         for i, rung in enumerate(rungs):
             hit = best.filter(
-                (pl.col("rung") == rung) & (pl.col("strength_bucket") == v["strength_bucket"])
+                (pl.col("rung") == rung) & (pl.col("from_bucket") == v["from_bucket"])
             )
             row[f"r{i}"] = cell(hit.row(0, named=True)) if len(hit) else ""
         row["verdict_text"] = verdict_text(v["verdict"], v["verdict_up"])
@@ -496,28 +500,48 @@ def _best_calls(
     sec.blocks.append(
         Table(
             "ladder_best_calls",
-            "Best call by hand: per strength bucket, each player's best call on its own bid forks "
-            "(the first free bid decision of each hand played on once per legal call by that "
-            "player), its net points a hand, and whether it is separated from every other call "
-            "(Holm's correction over the player's buckets) or ties with the next best. 'Beats X "
+            f"Best call by hand: per strength range of {_label(ref, family)}'s bid guide "
+            "(consecutive strength buckets with the same best call), each player's best call on "
+            "its own bid forks (the first free bid decision of each hand played on once per legal "
+            "call by that player), its net points a hand, and whether it is separated from every "
+            "other call (Holm's correction over the player's ranges) or ties with the next best. "
+            "'Beats X "
             "here' names another player's best call that this player's forks show worse than its "
             "own (paired 95% interval above zero). Verdict: 'holds' when every player has the "
             "same best call; 'depends on the player' when some player's forks show another "
             "player's best call worse; 'a tie' otherwise." + missing,
             wide,
             [
-                text_col("strength_bucket", "strength"),
+                text_col("strength", "hand"),
                 *_rung_columns(rungs, family),
                 text_col("verdict_text", "verdict"),
             ],
         )
     )
+    sentences = []
+    for v in verdicts.iter_rows(named=True):
+        if v["verdict"] == TOO_FEW:
+            continue
+        mine = best.filter(pl.col("from_bucket") == v["from_bucket"])
+        per = "; ".join(
+            f"{'pass' if r['best_call'] == 'pass' else 'bid ' + str(r['best_call'])} "
+            f"({num(r['mean'], 2, True)} points{'' if r['separated'] else ', a tie'}) under "
+            f"{_label(r['rung'], family)}"
+            for r in mine.iter_rows(named=True)
+        )
+        holds = verdict_text(v["verdict"], v["verdict_up"])
+        sentences.append((f"The best call with a hand of {v['strength']}: {per}; {holds}.", holds))
+    if sentences:
+        sec.blocks.append(Paragraph(" ".join(t for t, _ in sentences)))
+        if len(sentences) <= MAX_SENTENCES:
+            for text, holds in sentences:
+                sec.advise(text, _players_of(rungs, family), holds, ADVICE_PRIORITY["ladder"])
     texts = [t for t in (_range_text(ranges, r, family) for r in rungs) if t]
     up = [r for r in verdicts["verdict_up"].to_list() if r != TOO_FEW]
     tally = {v: up.count(v) for v in (HOLDS, TIE, DEPENDS)}
     summary = (
         f"From heuristic up, the best call holds for {tally[HOLDS]} of {len(up)} strength "
-        f"buckets, ties for {tally[TIE]} and depends on the player for {tally[DEPENDS]}."
+        f"ranges, ties for {tally[TIE]} and depends on the player for {tally[DEPENDS]}."
     )
     sec.blocks.append(
         Paragraph("The bid guide of each player, by strength range: " + ". ".join(texts) + ".")
@@ -527,6 +551,19 @@ def _best_calls(
         "verdicts": verdicts.to_dicts(),
         "from_heuristic_up": tally,
         "rungs": rungs,
+        "edges": [list(e) for e in edges],
+        "best": best.select(
+            "rung",
+            "strength",
+            "from_bucket",
+            "best_call",
+            "n",
+            "mean",
+            "low",
+            "high",
+            "separated",
+            "runner_up",
+        ).to_dicts(),
         "beats": beats.to_dicts(),
         "ranges": ranges.select(
             "rung", "strength", "best_call", "n", "mean", "low", "high", "separated"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -97,22 +98,24 @@ def test_best_call_verdicts_per_bucket_all_and_from_heuristic_up() -> None:
         {
             "rung": ["random", "heuristic", "pimc", "random", "heuristic", "pimc", "heuristic"],
             "rung_order": [0, 1, 2, 0, 1, 2, 1],
-            "strength_bucket": [6, 6, 6, 9, 9, 9, 12],
+            "from_bucket": [6, 6, 6, 9, 9, 9, 12],
+            "strength": ["strength 6"] * 3 + ["strength 9-11"] * 3 + ["strength 12 or more"],
             "best_call": ["5", "pass", "pass", "3", "3", "4", "5"],
         },
-        schema_overrides={"strength_bucket": pl.Int16},
+        schema_overrides={"from_bucket": pl.Int16},
     )
     beats = pl.DataFrame(
         {
             "rung": ["random", "heuristic", "pimc", "heuristic"],
-            "strength_bucket": [6, 6, 9, 9],
+            "from_bucket": [6, 6, 9, 9],
             "best_call": ["5", "pass", "4", "3"],
             "other_call": ["pass", "5", "3", "4"],
             "low": [0.2, 1.5, -0.1, -0.3],
         },
-        schema_overrides={"strength_bucket": pl.Int16},
+        schema_overrides={"from_bucket": pl.Int16},
     )
-    out = {r["strength_bucket"]: r for r in best_call_verdicts(best, beats).to_dicts()}
+    out = {r["from_bucket"]: r for r in best_call_verdicts(best, beats).to_dicts()}
+    assert out[9]["strength"] == "strength 9-11"
     # bucket 6: random differs and its forks show pass worse; from heuristic up both pass
     assert (out[6]["verdict"], out[6]["verdict_up"]) == (DEPENDS, HOLDS)
     assert out[6]["calls"] == ["5", "pass", "pass"]
@@ -321,43 +324,49 @@ def _first_bid_rows(folder: Path) -> list[dict[str, Any]]:
     return [r for r in _rows(folder / "bid-forks", "bid_forks") if r["decision"] == 0]
 
 
-def _bucket(strength: int) -> int:
-    lo, hi = KOUT_STRENGTH_RANGE
-    return min(max(int(strength), lo), hi)
-
-
 def test_call_values_and_best_calls_the_long_way(rungs: dict[str, Path]) -> None:
     bid = {spec: ladder.rung_tables(f)["bid_forks"] for spec, f in rungs.items()}
     calls = ladder.calls_by_rung(bid)
-    best = ladder.best_by_rung(bid, 30)
-    beats = ladder.best_call_beats(bid, best)
+    edges = ladder.strength_ranges(bid, 30)
+    # the ranges of the heuristic's guide cover every strength bucket, in order, without a gap
+    lo, hi = KOUT_STRENGTH_RANGE
+    assert edges[0][0] == lo and edges[-1][1] == hi
+    assert all(b[0] == a[1] + 1 for a, b in pairwise(edges))
+    best = ladder.best_by_rung(bid, edges, 30)
+    beats = ladder.best_call_beats(bid, best, edges)
+
+    def range_of(strength: int) -> int:
+        clipped = min(max(int(strength), lo), hi)
+        return next(a for a, b in edges if a <= clipped <= b)
+
     for spec, folder in rungs.items():
         rows = _first_bid_rows(folder)
         assert rows and {r["hand"] for r in rows} <= set(range(400))  # the first 400 hands
+        valued = [r for r in rows if r["net"] is not None and not r["forced_joker"]]
         # each call's mean net points over every hand where it was legal
         nets: dict[str, list[float]] = defaultdict(list)
-        for r in rows:
-            if r["net"] is not None and not r["forced_joker"]:
-                nets[str(r["call"])].append(float(r["net"]))
+        for r in valued:
+            nets[str(r["call"])].append(float(r["net"]))
         mine = calls.filter(pl.col("rung") == spec)
         assert sorted(mine["call"].to_list()) == sorted(nets)
         for row in mine.iter_rows(named=True):
             v = nets[row["call"]]
             assert row["net_n"] == len(v) and row["mean"] == pytest.approx(sum(v) / len(v))
-        # the best call per strength bucket: the highest mean among calls with 30 valued hands
+        # the best call per strength range: the highest mean among calls with 30 valued hands
         cells: dict[tuple[int, str], list[float]] = defaultdict(list)
         by_fork: dict[tuple[int, int], dict[str, float]] = defaultdict(dict)
-        for r in rows:
-            if r["net"] is not None and not r["forced_joker"]:
-                cells[(_bucket(r["strength"]), str(r["call"]))].append(float(r["net"]))
-                by_fork[(r["hand"], r["ply"])][str(r["call"])] = float(r["net"])
+        where: dict[tuple[int, int], int] = {}
+        for r in valued:
+            cells[(range_of(r["strength"]), str(r["call"]))].append(float(r["net"]))
+            by_fork[(r["hand"], r["ply"])][str(r["call"])] = float(r["net"])
+            where[(r["hand"], r["ply"])] = range_of(r["strength"])
         expected: dict[int, str] = {}
-        for bucket in {b for b, _ in cells}:
-            ok = {c: sum(v) / len(v) for (b, c), v in cells.items() if b == bucket and len(v) >= 30}
+        for a in {b for b, _ in cells}:
+            ok = {c: sum(v) / len(v) for (b, c), v in cells.items() if b == a and len(v) >= 30}
             if ok:
-                expected[bucket] = max(ok, key=lambda c: ok[c])
+                expected[a] = max(ok, key=lambda c: ok[c])
         got = {
-            r["strength_bucket"]: r["best_call"]
+            r["from_bucket"]: r["best_call"]
             for r in best.filter(pl.col("rung") == spec).iter_rows(named=True)
         }
         assert got == expected
@@ -365,13 +374,12 @@ def test_call_values_and_best_calls_the_long_way(rungs: dict[str, Path]) -> None
         for b in beats.filter(pl.col("rung") == spec).iter_rows(named=True):
             d = [
                 f[b["best_call"]] - f[b["other_call"]]
-                for (hand, ply), f in by_fork.items()
-                if b["best_call"] in f and b["other_call"] in f
-                and _bucket(next(r["strength"] for r in rows if r["hand"] == hand)) == b["strength_bucket"]
-            ]  # fmt: skip
+                for key, f in by_fork.items()
+                if b["best_call"] in f and b["other_call"] in f and where[key] == b["from_bucket"]
+            ]
             assert b["n"] == len(d) and b["diff"] == pytest.approx(sum(d) / len(d))
             assert b["low"] <= b["diff"] <= b["high"]
-    assert not beats.is_empty()
+    assert not best.is_empty()
 
 
 def test_joker_context_table_the_long_way(rungs: dict[str, Path]) -> None:
