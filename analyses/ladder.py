@@ -462,13 +462,25 @@ CONTEXTS = ("tricks_needed", "other_joker")
 """The joker contexts the ladder compares (:mod:`analyses.joker_context`, what the leader sees):
 the tricks his team still needs, and where the other joker is."""
 
+CONTEXT_LABELS = {
+    "tricks_needed": "tricks still needed",
+    "other_joker": "the other joker",
+}
+"""The words of each context in the ladder's table (its ``context`` column)."""
+
+
+def _value_order(value: str) -> tuple[int, str]:
+    return (int(value), "") if value.isdigit() else (10_000, value)
+
 
 def context_by_rung(
     forks: Mapping[str, Frame], contexts: Mapping[str, Frame], columns: Sequence[str] = CONTEXTS
 ) -> pl.DataFrame:
-    """The joker's value per role and context (``context``: the column name, ``value``: its
-    value as text; every fork, :func:`analyses.joker_context.context_value`) of each rung with
-    both its forks and their context, stacked."""
+    """The joker's value per role and context (``context``: its words, :data:`CONTEXT_LABELS`;
+    ``column``: the context column; ``value``: its value as text; every fork,
+    :func:`analyses.joker_context.context_value`) of each rung with both its forks and their
+    context, stacked and sorted by context, role and value. A context with one value under every
+    rung (the other joker of a one-joker game) is left out: it splits nothing."""
     parts: dict[str, pl.DataFrame] = {}
     for rung, f in forks.items():
         if rung not in contexts:
@@ -477,12 +489,30 @@ def context_by_rung(
         tables = [
             context_value(df, c)
             .filter(pl.col("choice") == "all")
-            .with_columns(context=pl.lit(c), value=pl.col(c).cast(pl.String))
+            .with_columns(
+                column=pl.lit(c),
+                context=pl.lit(CONTEXT_LABELS.get(c, c)),
+                value=pl.col(c).cast(pl.String),
+            )
             .drop(c)
             for c in columns
         ]
         parts[rung] = pl.concat(tables, how="diagonal_relaxed")
-    return _stack(parts)
+    table = _stack(parts)
+    if table.is_empty():
+        return table
+    split = table.group_by("column").agg(pl.col("value").n_unique().alias("_k"))
+    kept = split.filter(pl.col("_k") > 1)["column"].to_list()
+    order = {c: i for i, c in enumerate(columns)}
+    return (
+        table.filter(pl.col("column").is_in(kept))
+        .with_columns(
+            _c=pl.col("column").replace_strict(order, return_dtype=pl.Int64),
+            _v=pl.col("value").map_elements(lambda v: _value_order(v)[0], pl.Int64),
+        )
+        .sort("_c", "role", "_v", "value", "rung_order")
+        .drop("_c", "_v")
+    )
 
 
 ANSWERS: dict[str, dict[str, Any]] = {

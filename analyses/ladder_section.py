@@ -383,8 +383,7 @@ def ladder_section(inp: ReportInput) -> Section | None:
                 + _missing(tables, "joker_context", fam),
                 _mean_cell("diff", "low", "high", "n"),
                 lambda row: (
-                    f"What {play} is worth to the {row['role']} when "
-                    f"{CONTEXT_WORDS[row['context']]} is {row['value']}"
+                    f"What {play} is worth to the {row['role']} ({row['context']}: {row['value']})"
                 ),
                 lambda r: f"{num(r['diff'], 2, True)} points",
                 comparable_only=True,

@@ -43,18 +43,19 @@ LADDER_SEED_OFFSET = 4
 
 
 SEARCH_SIZES: dict[tuple[str, str], dict[str, int]] = {
-    ("ismcts", "kout_bh"): {"hands": 1_500, "bid_hands": 200, "matches": 30, "duel": 100},
-    ("pimc", "kout_bh"): {"hands": 1_500, "bid_hands": 200, "matches": 30, "duel": 100},
-    ("ismcts", "kout_bo"): {"hands": 1_000, "bid_hands": 150, "matches": 30, "duel": 60},
-    ("pimc", "kout_bo"): {"hands": 150, "bid_hands": 15, "matches": 5, "duel": 15},
+    ("ismcts", "kout_bh"): {"hands": 1_500, "bid_hands": 500, "matches": 30, "duel": 100},
+    ("pimc", "kout_bh"): {"hands": 800, "bid_hands": 300, "matches": 30, "duel": 40},
+    ("ismcts", "kout_bo"): {"hands": 1_500, "bid_hands": 400, "matches": 30, "duel": 60},
+    ("pimc", "kout_bo"): {"hands": 200, "bid_hands": 50, "matches": 2, "duel": 5},
 }
 """The caps of a search rung per (player, game family): its hands (joker forks on the same
 hands), the hands whose first bid decision is forked, the self-play matches per target and the
 deal sequences of its duels. Chosen for a ladder study of about 20 minutes on two busy cores, one
-worker: per hand (2026-12-02, one worker, a loaded machine) ``ismcts:iterations=200`` plays a
-kout_bh_4 hand in 30 ms and a kout_bo_4 hand in 68 ms, ``pimc:samples=10`` 64 ms and 0.9 s (its
-double-dummy solves of full Kout Bo hands are the cost). Other pairs use
-:data:`DEFAULT_SEARCH_HANDS`, :data:`DEFAULT_SEARCH_BID_FORK_HANDS`,
+worker. Cost per hand measured on 2026-12-02 (one worker, a loaded machine; hands / joker forks
+of a hand / bid forks of a hand): ``ismcts:iterations=200`` kout_bh_4 19 / 94 / 110 ms, kout_bo_4
+31 / 40 / 176 ms; ``pimc:samples=10`` kout_bh_4 83 / 147 / 330 ms, kout_bo_4 0.70 / 0.56 / 2.4 s
+(its double-dummy solves of full Kout Bo hands are the cost). A duel's match is at the preset's
+target: about 30 hands in kout_bo_4 (101), 20 in kout_bh_4 (31). Other pairs use :data:`DEFAULT_SEARCH_HANDS`, :data:`DEFAULT_SEARCH_BID_FORK_HANDS`,
 :data:`DEFAULT_SEARCH_MATCHES` and :data:`analyses.ladder_rating.DEFAULT_SEARCH_DUEL_MATCHES`."""
 
 

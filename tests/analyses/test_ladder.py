@@ -402,11 +402,43 @@ def test_joker_context_table_the_long_way(rungs: dict[str, Path]) -> None:
                 role = "bidding team" if f["bidding_team"] else "defenders"
                 value = str(context[(f["hand"], f["ply"])][column])
                 diffs[(role, value)].append(f["net_joker"] - f["net_other"])
-            mine = table.filter((pl.col("rung") == spec) & (pl.col("context") == column))
-            assert len(mine) == len(diffs)
+            mine = table.filter((pl.col("rung") == spec) & (pl.col("column") == column))
+            assert set(mine["context"]) == {ladder.CONTEXT_LABELS[column]}
+            assert len(mine) == len(diffs)  # kout_bo_4: two jokers, both contexts split
             for row in mine.iter_rows(named=True):
                 d = diffs[(row["role"], row["value"])]
                 assert row["n"] == len(d) and row["diff"] == pytest.approx(sum(d) / len(d))
+
+
+def test_a_context_with_one_value_is_left_out() -> None:
+    forks = pl.DataFrame(
+        {
+            "hand": [0, 1, 2, 3],
+            "ply": [9, 9, 9, 9],
+            "bidding_team": [True, True, False, False],
+            "chose_joker": [True, False, True, False],
+            "trick": [1, 2, 1, 2],
+            "net_joker": [1.0, 2.0, -1.0, 0.0],
+            "net_other": [0.0, 2.0, 0.0, 0.0],
+        }
+    )
+    context = pl.DataFrame(
+        {
+            "hand": [0, 1, 2, 3],
+            "ply": [9, 9, 9, 9],
+            "tricks_needed": [1, 2, 1, 2],
+            "other_joker": ["still out"] * 4,
+        }
+    )
+    table = ladder.context_by_rung({"a": forks, "b": forks}, {"a": context, "b": context})
+    assert set(table["column"]) == {"tricks_needed"}  # one joker: the other joker splits nothing
+    # sorted by context, role, value, then rung
+    assert table.select("role", "value", "rung").rows()[:4] == [
+        ("bidding team", "1", "a"), ("bidding team", "1", "b"),
+        ("bidding team", "2", "a"), ("bidding team", "2", "b"),
+    ]  # fmt: skip
+    first = table.row(0, named=True)
+    assert first["diff"] == pytest.approx(1.0) and first["n"] == 1
 
 
 def test_duel_outcomes_the_long_way(duel_folder: Path) -> None:
