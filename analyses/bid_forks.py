@@ -36,6 +36,7 @@ from typing import Any
 
 import polars as pl
 
+from kout_sim import cards as C
 from kout_sim.commands import short_player
 from kout_sim.engine.layout import BALOOT_CALL_NAMES
 
@@ -60,6 +61,62 @@ MEASURES = ("net", "made", "bought")
 KOUT_STRENGTH_RANGE = bid_success.KOUT_STRENGTH_RANGE
 """Strength values below / above this range are pooled into its ends (as the bid guide's)."""
 
+BALOOT_SUN_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
+"""Card points of a rank in Sun (and off trump), RULES.md 3.1; the other ranks count 0."""
+
+BALOOT_STRENGTH_STEP = 5
+"""Width of the Baloot strength buckets (Sun card points of the cards held at the decision)."""
+
+BALOOT_STRENGTH_RANGE = (5, 40)
+"""Baloot strength buckets below / above this range are pooled into its ends."""
+
+
+def strength_range(family: str) -> tuple[int, int]:
+    """The first and last strength bucket of ``family`` (the end buckets pool what lies beyond)."""
+    return BALOOT_STRENGTH_RANGE if family == "baloot" else KOUT_STRENGTH_RANGE
+
+
+def sun_points_expr(column: str = "seat_cards") -> pl.Expr:
+    """The Sun card points (RULES.md 3.1: A 11, 10 10, K 4, Q 3, J 2) of the card mask ``column``."""
+    total = pl.lit(0, pl.Int64)
+    for suit in range(C.N_SUITS):
+        for rank, points in BALOOT_SUN_POINTS.items():
+            bit = C.card_id(suit, C.RANKS.index(rank))
+            total = total + (pl.col(column) // (1 << bit)) % 2 * points
+    return total
+
+
+def with_strength(forks: Frame) -> pl.LazyFrame:
+    """The bid fork rows with ``family``, the hand's ``strength`` and its ``strength_bucket``.
+
+    Kout: the table's ``strength`` (the long suit's cards, one more for each of its A K Q J, and
+    the jokers, counted before any trump is named), clipped to :data:`KOUT_STRENGTH_RANGE`.
+    Baloot: the Sun card points of the cards the seat holds at the decision (the five dealt before
+    the buying, RULES.md 3.2), floored to :data:`BALOOT_STRENGTH_STEP` and clipped to
+    :data:`BALOOT_STRENGTH_RANGE`: a count that names no mode, as the buying decision is taken
+    before the mode is.
+    """
+    klo, khi = KOUT_STRENGTH_RANGE
+    blo, bhi = BALOOT_STRENGTH_RANGE
+    lf = forks.lazy().with_columns(
+        family=pl.col("preset").str.extract(r"^(kout_bo|kout_bh|baloot)", 1)
+    )
+    baloot = pl.col("family") == "baloot"
+    lf = lf.with_columns(
+        strength=pl.when(baloot)
+        .then(sun_points_expr())
+        .otherwise(pl.col("strength"))
+        .cast(pl.Int16)
+    )
+    step = BALOOT_STRENGTH_STEP
+    return lf.with_columns(
+        strength_bucket=pl.when(baloot)
+        .then((pl.col("strength") // step * step).clip(blo, bhi))
+        .otherwise(pl.col("strength").clip(klo, khi))
+        .cast(pl.Int16)
+    )
+
+
 _ORDER = ["pass", *(str(b) for b in range(1, 16)), *BALOOT_CALL_NAMES[1:]]
 
 
@@ -70,22 +127,18 @@ def call_rank(call: str) -> int:
 
 def prepare(forks: Frame) -> pl.LazyFrame:
     """The bid fork rows with the measures as floats (``net``, ``made``, ``bought``), the fork key
-    ``fork`` (hand and ply), ``family`` and ``strength_bucket`` (``strength`` clipped to
-    :data:`KOUT_STRENGTH_RANGE`). ``net`` is null where the branch's hand has no value in points,
+    ``fork`` (hand and ply), ``family``, ``strength`` and ``strength_bucket``
+    (:func:`with_strength`). ``net`` is null where the branch's hand has no value in points,
     as in the bid analyses (:func:`analyses._common.hand_net_points`): a Bahraini Inzili (RULES.md
     2.10, the match is won or lost at once and the counter does not move) and a forced joker lead
     (2.8, the match is lost at once)."""
-    lo, hi = KOUT_STRENGTH_RANGE
-    lf = forks.lazy().with_columns(
-        family=pl.col("preset").str.extract(r"^(kout_bo|kout_bh|baloot)", 1)
-    )
+    lf = with_strength(forks)
     pointless = instant_hand() | pl.col("forced_joker").fill_null(False)
     return lf.with_columns(
         net=pl.when(pointless).then(None).otherwise(pl.col("net").cast(pl.Float64)),
         made=(pl.col("bids") & pl.col("made").fill_null(False)).cast(pl.Float64),
         bought=pl.col("bids").cast(pl.Float64),
         fork=pl.struct("hand", "ply"),
-        strength_bucket=pl.col("strength").clip(lo, hi).cast(pl.Int16),
     )
 
 
@@ -344,7 +397,17 @@ BID_FORKS_KIND = "bid_forks"
 """The ``kind`` of a ``kout-sim forks --kind bid`` folder's ``run.json``."""
 
 
-def _bucket_label(lo: int, hi: int) -> str:
+def _bucket_label(lo: int, hi: int, family: str = "kout_bo") -> str:
+    if family == "baloot":
+        blo, bhi = BALOOT_STRENGTH_RANGE
+        top = hi + BALOOT_STRENGTH_STEP - 1
+        if lo == blo and hi == bhi:
+            return "any Sun card points"
+        if lo == blo:
+            return f"up to {top} Sun card points"
+        if hi == bhi:
+            return f"{lo} Sun card points or more"
+        return f"{lo}-{top} Sun card points"
     klo, khi = KOUT_STRENGTH_RANGE
     if lo == klo and hi == khi:
         return "any strength"
@@ -370,7 +433,9 @@ def guide_ranges(forks: Frame, *, min_n: int = 30) -> pl.DataFrame:
             spans[-1] = (spans[-1][0], bucket, spans[-1][2])
         else:
             spans.append((bucket, bucket, str(row["best_call"])))
-    klo, khi = KOUT_STRENGTH_RANGE
+    families = collect(with_strength(forks).select(pl.col("family").unique()))["family"]
+    family = str(families[0]) if len(families) == 1 else "kout_bo"
+    klo, khi = strength_range(family)
     edges = [
         (klo if i == 0 else lo, khi if i == len(spans) - 1 else hi)
         for i, (lo, hi, _) in enumerate(spans)
@@ -383,17 +448,17 @@ def guide_ranges(forks: Frame, *, min_n: int = 30) -> pl.DataFrame:
             .otherwise(expr)
         )
     lf = (
-        forks.lazy()
-        .with_columns(strength_bucket=pl.col("strength").clip(klo, khi).cast(pl.Int16))
+        with_strength(forks)
         .with_columns(from_bucket=expr)
         .filter(pl.col("from_bucket").is_not_null())
+        .drop("family")
     )
     ranged = best_calls(lf, ["from_bucket"], min_n=min_n)
     upper = {lo: hi for lo, hi in edges}
     return ranged.with_columns(
         to_bucket=pl.col("from_bucket").replace_strict(upper, return_dtype=pl.Int16),
         strength=pl.col("from_bucket").map_elements(
-            lambda lo: _bucket_label(int(lo), upper[int(lo)]), pl.String
+            lambda lo: _bucket_label(int(lo), upper[int(lo)], family), pl.String
         ),
     )
 
@@ -439,11 +504,12 @@ def bid_guide_section(inp: ReportInput) -> Section | None:
 
 def paired_guide_section(inp: ReportInput) -> Section | None:
     """The section "Bid guide" built on the bid forks of ``kout-sim forks --kind bid`` runs of the
-    report's preset (Kout presets): each call's value on the same hands (:func:`call_values`),
+    report's preset (Kout: pass and every bid level; Baloot: pass and every buying call): each
+    call's value on the same hands (:func:`call_values`),
     the best call per strength range with Holm's correction (:func:`guide_ranges`,
     :func:`best_calls`) and the pairing gain (:func:`pairing_gain`)."""
     runs = [r for r in inp.other_runs if r.kind == BID_FORKS_KIND and r.preset == inp.preset]
-    if not runs or inp.family == "baloot":
+    if not runs:
         return None
     forks = pl.concat([r.tables["bid_forks"].collect() for r in runs], how="diagonal_relaxed")
     first = forks.filter(pl.col("decision") == 0)
@@ -457,20 +523,34 @@ def paired_guide_section(inp: ReportInput) -> Section | None:
     players = " | ".join(dict.fromkeys(short_player(p, inp.family) for p in runs[0].players))
     n_hands = first["hand"].n_unique()
     sec = Section("bid_guide", "Bid guide: every call tried on the same hands")
+    baloot = inp.family == "baloot"
+    lo, hi = strength_range(inp.family)
+    strength_text = (
+        "Strength is the Sun card points of the five cards the seat holds when it calls (A 11, "
+        "10 10, K 4, Q 3, J 2; RULES.md 3.1 and 3.2), a count that names no mode, as the call is "
+        f"made before the mode is; buckets of {BALOOT_STRENGTH_STEP} points, values below {lo} "
+        f"and from {hi} up pooled."
+        if baloot
+        else "Strength is the hand's strongest suit (one point per card and one more for each of "
+        "its A, K, Q, J) plus one per joker, counted before any trump is named; values from "
+        f"{lo} down and from {hi} up are pooled."
+    )
     sec.blocks.append(
         Paragraph(
             f"At the first free bid decision of each of {n_hands:,} hands (players {players}), "
-            "the same deal was played on once per legal call: pass and every bid level. What was "
-            "held fixed between the calls: the same deal, the same seat with the same cards, the "
-            "same calls before it, the same players after the fork (they finish the auction, name "
-            "the trump for the contract it ends on and play the hand) and the same random numbers "
-            "in every branch. Only the call differs, so the difference between two calls is "
-            "measured on the very same hands. Strength is the hand's strongest suit (one point "
-            "per card and one more for each of its A, K, Q, J) plus one per joker, counted before "
-            f"any trump is named; values from {KOUT_STRENGTH_RANGE[0]} down and from "
-            f"{KOUT_STRENGTH_RANGE[1]} up are pooled. Net points are the calling seat's team's "
-            "points minus the other team's this hand; made means the seat's team bought the "
-            "contract and made it."
+            "the same deal was played on once per legal call: "
+            + ("pass and every buying call. " if baloot else "pass and every bid level. ")
+            + "What was held fixed between the calls: the same deal, the same seat with the same "
+            "cards, the same calls before it, the same players after the fork (they finish the "
+            + (
+                "auction and play the hand"
+                if baloot
+                else "auction, name the trump for the contract it ends on and play the hand"
+            )
+            + ") and the same random numbers in every branch. Only the call differs, so the "
+            f"difference between two calls is measured on the very same hands. {strength_text} "
+            "Net points are the calling seat's team's points minus the other team's this hand; "
+            "made means the seat's team bought the contract and made it."
             + (
                 " A hand that decides the match at once has no value in points and is left out of "
                 "the points (not of the made rates): an Inzili, made or failed (RULES.md 2.10), "
@@ -490,7 +570,8 @@ def paired_guide_section(inp: ReportInput) -> Section | None:
             if r["separated"]
             else f"{verb[False]} {r['runner_up']} after the correction (a tie)"
         )
-        call = "pass" if r["best_call"] == "pass" else f"bid {r['best_call']}"
+        verb_call = "buy" if baloot else "bid"
+        call = "pass" if r["best_call"] == "pass" else f"{verb_call} {r['best_call']}"
         made = (
             f"the partner bought and made a contract in {pct(r['made_rate'])} of them"
             if r["best_call"] == "pass"

@@ -195,12 +195,16 @@ def _calls(df: pl.DataFrame, min_hands: int) -> list[str]:
 def fits(
     df: pl.DataFrame, outcome: str, names: Sequence[str] = FEATURES, min_hands: int = MIN_HANDS
 ) -> dict[str, Fit]:
-    """One :func:`fit` per call legal on at least ``min_hands`` hands of ``df``; for ``made`` the
-    calls where both outcomes occur."""
+    """One :func:`fit` per call with the outcome known on at least ``min_hands`` hands of ``df``
+    (the net points are null where the hand decides the match at once, RULES.md 2.8 / 2.10: in
+    Bahraini Kout every hand of some calls); for ``made`` the calls where both outcomes occur."""
     out = {}
     for call in _calls(df, min_hands):
         part = df.filter(pl.col("call") == call)
-        y = part[outcome].drop_nulls()
+        known = part.filter(pl.col(outcome).is_not_null())
+        if known["hand"].n_unique() < min_hands:
+            continue
+        y = known[outcome]
         if outcome == "made" and y.n_unique() < 2:
             continue
         out[call] = fit(part, outcome, names, call)

@@ -22,8 +22,9 @@ Built-in studies (:data:`STUDIES`):
   again with ``--actions``, :mod:`analyses.joker_context`) and the same pair of runs for a second
   line-up (:data:`SECOND_FORK_LINEUP`); for Bahraini Kout the ``seats`` matches (the forced joker
   lead).
-- ``bid-forks``: Kout presets; the first free bid decision of independent heuristic hands played on
-  once per legal call (``kout-sim forks --kind bid``, default 200,000 hands): the paired bid guide.
+- ``bid-forks``: every preset; the first free bid decision of independent heuristic hands played
+  on once per legal call (``kout-sim forks --kind bid``, default 200,000 hands; Baloot: every
+  buying call): the paired bid guide.
 - ``ladder``: the headline answers under a ladder of players (random, heuristic, a differently
   tuned heuristic, ISMCTS, PIMC; ``--players`` gives other rungs, one spec each), and the duels
   that rate them (:mod:`analyses.ladder`, :mod:`analyses.ladder_rating`). Not part of ``all`` (the
@@ -322,7 +323,6 @@ STUDIES: dict[str, Study] = {
             f"the first free bid decision of independent hands played on once per legal call "
             f"(default {DEFAULT_BID_FORK_HANDS:,} hands, heuristic players): the paired bid guide",
             _bid_forks_plan,
-            families=("kout_bo", "kout_bh"),
         ),
         Study(
             "ladder",

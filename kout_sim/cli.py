@@ -861,7 +861,10 @@ def _bid_forks(
     meta = run_settings(folder)
     values = call_values(table)
     seconds = float(meta.get("fork_seconds") or 0.0)
-    rate = f", {meta['forks'] / seconds:,.0f} forks a second" if seconds > 0 else ""
+    per_second = meta["forks"] / seconds if seconds > 0 else 0.0
+    # search players fork a few a second or less: two significant digits then
+    shown = f"{per_second:,.0f}" if per_second >= 10 else f"{per_second:.2g}"
+    rate = f", {shown} forks a second" if seconds > 0 else ""
     click.echo(
         f"{folder}: {meta['forks']:,} bid forks ({meta['branches']:,} branches) of "
         f"{hands:,} hands{rate}"

@@ -329,7 +329,7 @@ def _record_baloot(row: np.ndarray, S: np.ndarray, hands: np.ndarray) -> None:
     row[R_BIDDER_PROJ] = S[B_PROJ + 2 * buyer] if buyer >= 0 else 0
     row[R_BIDDER_PROJ + 1] = S[B_PROJ + 2 * buyer + 1] if buyer >= 0 else 0
     if S[B_MODE] != 0:
-        completion_masks(S, row, R_HAND)
+        completion_masks(S, row, np.int64(R_HAND))
         row[R_HAND + S[B_TAKER]] |= np.int64(1) << S[B_FACE_UP]
 
 

@@ -6,6 +6,8 @@ no ``fastmath``: the kernels are integer code and must be exact.
 
 from __future__ import annotations
 
+import ast
+import functools
 import hashlib
 import os
 from collections.abc import Callable
@@ -16,37 +18,134 @@ import numba
 import numpy as np
 from llvmlite import ir
 from numba import types
+from numba.core.caching import CacheImpl as _CacheImpl
+from numba.core.caching import _CacheLocator, _SourceFileBackedLocatorMixin
 from numba.core.cpu import CPUTargetOptions
 from numba.core.options import TargetOptions
 from numba.extending import intrinsic, overload
 
-KERNEL_PACKAGES = ("engine", "players", "drivers")
-"""The packages whose kernels call each other across files (the solver is only a caller of them, and
-numba itself notices when its own file changes)."""
-
-NOT_KERNELS = {"registry.py", "lineup.py", "__init__.py", "__main__.py", "step.py", "tables.py"}
-"""Sources without kernels: editing them never invalidates compiled code."""
+PACKAGE = Path(__file__).resolve().parent.parent
+"""The ``kout_sim`` package folder: every kernel's source lies below it."""
 
 
-def _cache_dir() -> str:
-    """Numba cache folder keyed by a digest of every kernel source file.
+def _module_file(name: str) -> Path | None:
+    """The source file of the ``kout_sim`` module ``name`` (dotted, absolute), or ``None``."""
+    parts = name.split(".")
+    if parts[0] != PACKAGE.name:
+        return None
+    base = PACKAGE.joinpath(*parts[1:])
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
 
-    Numba invalidates a cached kernel when its own file changes, not when a kernel it calls from
-    another file does; keying the folder by all engine, player and driver sources makes any change
-    recompile everything. ``NUMBA_CACHE_DIR`` set by the user wins.
-    """
+
+def _module_name(path: Path) -> str:
+    """The dotted module name of a source file below :data:`PACKAGE` (a package: its folder)."""
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+@functools.cache
+def _imports(path: Path) -> frozenset[Path]:
+    """The ``kout_sim`` source files that ``path`` imports, at any depth of its syntax tree (a lazy
+    import in a function body counts too): ``import kout_sim.x``, ``from kout_sim.x import y``
+    and the relative forms; ``from .pkg import name`` counts the submodule ``pkg.name`` when it is
+    one, else ``pkg`` (whose ``name`` it is)."""
+    tree = ast.parse(path.read_bytes(), filename=str(path))
+    package = _module_name(path)
+    if path.name != "__init__.py":
+        package = package.rpartition(".")[0]
+    found: set[Path] = set()
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            for alias in node.names:  # a submodule, else a name defined in ``base``
+                sub = f"{base}.{alias.name}"
+                names.append(sub if _module_file(sub) is not None else base)
+        for name in names:
+            file = _module_file(name)
+            if file is not None and file != path:
+                found.add(file)
+    return frozenset(found)
+
+
+@functools.cache
+def source_digest(path: Path) -> str:
+    """Digest of ``path`` and of every ``kout_sim`` source it imports, directly or through others.
+
+    Numba checks a cached kernel against its own file only, while LLVM inlines the kernels of other
+    files into it (``forceinline``) and numba freezes the other modules' constants into its code: a
+    kernel's machine code depends on the sources of its whole import closure. Keying each file's
+    cache by that closure makes an edit recompile the kernels that can see it and nothing else (an
+    edit of a player leaves the engine's kernels cached; an edit of ``engine/layout.py`` recompiles
+    nearly everything, as it must)."""
+    seen: set[Path] = set()
+    todo = [path]
+    while todo:
+        file = todo.pop()
+        if file in seen:
+            continue
+        seen.add(file)
+        todo.extend(_imports(file) - seen)
     digest = hashlib.sha256()
-    package = Path(__file__).parent.parent
-    sources = [path for layer in KERNEL_PACKAGES for path in package.glob(f"{layer}/*.py")]
-    for path in sorted(p for p in sources if p.name not in NOT_KERNELS):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kout_sim" / "numba"
-    return str(base / digest.hexdigest()[:16])
+    for file in sorted(seen):
+        digest.update(str(file.relative_to(PACKAGE)).encode())
+        digest.update(b"\0")
+        digest.update(file.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()[:16]
 
 
-if not os.environ.get("NUMBA_CACHE_DIR"):
-    numba.config.CACHE_DIR = _cache_dir()  # type: ignore[attr-defined]
+def cache_root() -> Path:
+    """Where the kernels' compiled code goes: ``NUMBA_CACHE_DIR`` when the user sets it, else
+    ``$XDG_CACHE_HOME/kout_sim/numba`` (``~/.cache/kout_sim/numba``)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kout_sim" / "numba"
+
+
+class KernelCacheLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
+    """Numba cache locator for the kernels of this package: each source file's compiled code goes
+    to ``cache_root() / <module path> / <source_digest(file)>``, and its stamp is that digest, so a
+    kernel is reused exactly while neither its own file nor any file it imports has changed.
+    Versions of the sources side by side (two branches, a bisect) keep their own entries."""
+
+    def __init__(self, py_func: Any, py_file: str) -> None:
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        path = Path(py_file).resolve()
+        self._stamp = source_digest(path)
+        sub = path.relative_to(PACKAGE).with_suffix("")
+        self._cache_path = str(cache_root().joinpath(*sub.parts, self._stamp))
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    def get_source_stamp(self) -> str:
+        return self._stamp
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> KernelCacheLocator | None:
+        try:
+            Path(py_file).resolve().relative_to(PACKAGE)
+        except ValueError:
+            return None  # not a kout_sim source: numba's own locators
+        parent: Any = super()
+        return parent.from_function(py_func, py_file)
+
+
+if KernelCacheLocator not in _CacheImpl._locator_classes:
+    _CacheImpl._locator_classes.insert(0, KernelCacheLocator)
 
 _NO_NRT: dict[str, Any] = {"_nrt": False}  # numba's own option; not in its typed signature
 jit = numba.njit(cache=True, nogil=True, forceinline=True, **_NO_NRT)

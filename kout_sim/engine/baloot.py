@@ -248,7 +248,7 @@ def _to_decision(S: np.ndarray, P: np.ndarray, first: int) -> None:
 @jit
 def _end_round(S: np.ndarray, P: np.ndarray) -> None:
     if S[B_HOKUM_BIDDER] >= 0:
-        _to_decision(S, P, 0)
+        _to_decision(S, P, np.int64(0))
     elif S[B_ROUND] == 1:
         S[B_ROUND] = 2  # 3.2.5: all passed: round two from P1
         S[B_PASSED] = 0
@@ -281,25 +281,29 @@ def _apply_auction(S: np.ndarray, P: np.ndarray, call: int) -> None:
     stage = S[B_STAGE]
     if stage == 1:
         if call == BC_SUN:
-            _buy(S, seat, MODE_SUN, 0, -1)  # claimed ahead of the caller
+            _buy(
+                S, seat, np.int64(MODE_SUN), np.int64(0), np.int64(-1)
+            )  # claimed ahead of the caller
             return
         nxt = _next_claimer(S, P, prio(seat, S[S_DEALER]) + 1)
         if nxt >= 0:
             S[S_TO_ACT] = nxt
         else:
-            _buy(S, S[B_SUN_CALLER], MODE_SUN, S[B_SUN_ASHKAL], -1)
+            _buy(S, S[B_SUN_CALLER], np.int64(MODE_SUN), S[B_SUN_ASHKAL], np.int64(-1))
         return
     if stage == 3:
         if call == BC_SUN:
-            _buy(S, seat, MODE_SUN, 0, -1)  # 3.2.3 second_sun_chance: he takes Sun
+            _buy(
+                S, seat, np.int64(MODE_SUN), np.int64(0), np.int64(-1)
+            )  # 3.2.3 second_sun_chance: he takes Sun
         else:
             _to_decision(S, P, prio(seat, S[S_DEALER]) + 1)
         return
     if stage == 2:
         if call == BC_CONFIRM:
-            _buy(S, seat, MODE_HOKUM, 0, S[B_HOKUM_SUIT])
+            _buy(S, seat, np.int64(MODE_HOKUM), np.int64(0), S[B_HOKUM_SUIT])
         else:
-            _buy(S, seat, MODE_SUN, 0, -1)
+            _buy(S, seat, np.int64(MODE_SUN), np.int64(0), np.int64(-1))
         return
     if call == BC_KAWESH:
         S[B_VOID] = 2  # 3.2.7: the hand is void, the same dealer redeals (match.apply_hand)
@@ -310,12 +314,12 @@ def _apply_auction(S: np.ndarray, P: np.ndarray, call: int) -> None:
         S[B_SUN_CALLER] = seat
         S[B_SUN_ASHKAL] = 1 if call == BC_ASHKAL else 0
         if P[P_SUN_BEFORE_YOU] != 0:
-            first = _next_claimer(S, P, 0)
+            first = _next_claimer(S, P, np.int64(0))
             if first >= 0:
                 S[B_STAGE] = 1
                 S[S_TO_ACT] = first
                 return
-        _buy(S, seat, MODE_SUN, S[B_SUN_ASHKAL], -1)
+        _buy(S, seat, np.int64(MODE_SUN), S[B_SUN_ASHKAL], np.int64(-1))
         return
     if call == BC_PASS:
         S[B_PASSED] |= ONE << seat
@@ -486,7 +490,7 @@ def _after_completion(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
 @jit_leaf
 def complete_from_stock(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
     """Completion from the shuffled stock (simulation)."""
-    completion_masks(S, S, S_HAND)
+    completion_masks(S, S, np.int64(S_HAND))
     _after_completion(S, P, STR)
 
 

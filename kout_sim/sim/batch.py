@@ -13,13 +13,13 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-import numba
 import numpy as np
 
 from ..drivers.play import NO_TRACE
 from ..drivers.play import play_hands as _play_hands
 from ..drivers.play import play_matches as _play_matches
 from ..engine import layout as L
+from ..engine._jit import cache_root
 from ..engine.tables import tables_of
 from ..players import Lineup, parse_lineup
 from ..players.kinds import NO_SEARCH, SEARCH_ISMCTS, SEARCH_KINDS, SEARCH_PIMC, search_class
@@ -168,7 +168,7 @@ def prepare(
         seconds = COMPILE_SECONDS[key[0], searching] + (SOLVER_COMPILE_SECONDS if solve else 0)
         print(
             f"kout-sim: compiling the {key[0]} engine for {kind}{unit}{what} "
-            f"(once: about {seconds} s; later runs load it from {numba.config.CACHE_DIR})",  # type: ignore[attr-defined]
+            f"(once: about {seconds} s; later runs load it from {cache_root()})",
             file=sys.stderr,
             flush=True,
         )

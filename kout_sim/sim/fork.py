@@ -4,7 +4,9 @@
 returns one row per fork: the position (trick, seat, contract, trumps still out, ...) and the result
 of each branch, ``*_joker`` (the joker played) and ``*_other`` (the policy's best non-joker card),
 from the same deal and the same random numbers after the fork. :func:`play_on` plays any Kout
-position on from a forced first action.
+position on from a forced first action. A line-up with a searching seat (ISMCTS, PIMC) is forked by
+:mod:`kout_sim.sim.search_fork` instead (the same records, stepped from Python over
+:func:`kout_sim.drivers.playout.play_out`).
 """
 
 from __future__ import annotations

@@ -203,3 +203,55 @@ def test_a_hand_that_decides_the_match_has_no_value_in_points() -> None:
     pairs = BFA.paired_differences(forks)
     assert "8" not in set(pairs["call"]) | set(pairs["other"])
     assert all(r["best_call"] != "8" for r in BFA.best_calls(forks, min_n=5).iter_rows(named=True))
+
+
+@pytest.fixture(scope="module")
+def baloot_bid_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bid-forks-baloot") / "bids"
+    return Path(write_bid_forks(out, "baloot", 1_500, 22, workers=1))
+
+
+def _sun_points(mask: int) -> int:
+    """RULES.md 3.1, Sun column, from the card names."""
+    from kout_sim import cards as C
+
+    points = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
+    return sum(points.get(C.format_card(c)[:-1].replace("10", "T"), 0) for c in C.cards_of(mask))
+
+
+def test_baloot_strength_is_the_sun_points_of_the_cards_held(baloot_bid_run: Path) -> None:
+    """RULES.md 3.1 / 3.2: a Baloot fork's strength is the Sun card points of the five cards the
+    seat holds when it calls, bucketed by 5 and pooled below 5 and from 40 up."""
+    rows = _rows(baloot_bid_run)
+    assert {r["call"] for r in rows} >= {"pass", "hokum", "sun"}
+    prepared = BFA.prepare(load(baloot_bid_run)["bid_forks"]).collect()
+    for row, mine in zip(prepared.iter_rows(named=True), rows):
+        assert row["seat_cards"] == mine["seat_cards"]
+        assert bin(mine["seat_cards"]).count("1") == 5
+        points = _sun_points(mine["seat_cards"])
+        assert row["strength"] == points
+        assert row["strength_bucket"] == min(max(points // 5 * 5, 5), 40)
+
+
+def test_the_baloot_report_bid_guide_is_paired(baloot_bid_run: Path, baloot_run: Path) -> None:
+    """With a Baloot bid fork run, the report's guide is the paired one: every buying call on the
+    same hands, the strength in Sun card points, the advice worded as buying."""
+    from analyses.report import build_report
+    from analyses.section import ReportInput, expand
+
+    runs, studies = expand([baloot_bid_run, baloot_run])
+    report = build_report(ReportInput.from_runs(runs, studies))
+    section = next(s for s in report.sections if s.key == "bid_guide")
+    assert section.title == "Bid guide: every call tried on the same hands"
+    text = " ".join(b.text for b in section.blocks if hasattr(b, "text"))
+    assert "every buying call" in text and "Sun card points of the five cards" in text
+    first = load(baloot_bid_run)["bid_forks"].filter(pl.col("decision") == 0).collect()
+    expected = BFA.guide_ranges(first, min_n=30)
+    assert section.tables()["guide_ranges"].frame["best_call"].to_list() == (
+        expected["best_call"].to_list()
+    )
+    for finding, row in zip([a.text for a in section.advice], expected.iter_rows(named=True)):
+        assert finding.startswith(f"With a hand of {row['strength']}, ")
+        assert "Sun card points" in row["strength"]
+        verb = "pass" if row["best_call"] == "pass" else f"buy {row['best_call']}"
+        assert f", {verb}:" in finding

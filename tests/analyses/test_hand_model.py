@@ -246,3 +246,19 @@ def test_misweighted_reads_the_intervals_against_the_strength_weights() -> None:
         "side_aces": {"low": -0.1, "high": 0.2},
     }
     assert misweighted(by) == (["jokers"], ["trump_honours"])
+
+
+def test_a_call_whose_points_are_never_known_gets_no_points_model() -> None:
+    """RULES.md 2.8 / 2.10: a Bahraini Kout (bid 8) decides the match at once, so its net points are
+    null on every hand; the points model skips that call (a fit on no rows failed the kout_bh_4
+    report), while the made model still fits it."""
+    df, _ = _simulated(4_000, 7)
+    names = ["jokers", "trumps", "side_aces"]
+    five = df.with_columns(pl.lit("5").alias("call"))
+    kout = df.with_columns(pl.lit("8").alias("call"), pl.lit(None, dtype=pl.Float64).alias("net"))
+    both = pl.concat([five, kout])
+    assert sorted(HM.fits(both, "net", names, min_hands=200)) == ["5"]
+    assert sorted(HM.fits(both, "made", names, min_hands=200)) == ["5", "8"]
+    # a call with its points known on too few hands is skipped as well
+    few = kout.with_columns(pl.when(pl.col("hand") < 100).then(1.0).otherwise(None).alias("net"))
+    assert sorted(HM.fits(pl.concat([five, few]), "net", names, min_hands=200)) == ["5"]

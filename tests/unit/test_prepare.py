@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from kout_sim.drivers.play import play_hands
+from kout_sim.engine._jit import cache_root
 from kout_sim.rules import get_rules
 from kout_sim.sim import batch
 
@@ -25,6 +26,8 @@ def test_notice_when_the_kernels_are_not_ready_in_time(
     batch.prepare(get_rules("kout_bh_4"), "random", "hands")
     err = capsys.readouterr().err
     assert "kout-sim: compiling the kout engine for hands" in err
+    assert f"later runs load it from {cache_root()})" in err  # the folder, named
+    assert str(cache_root()) != "."
     assert err.count("\n") == 1  # one line
 
 

@@ -31,7 +31,9 @@ from kout_sim.sim import search_fork as SF
 SEED = 11
 ISMCTS = "ismcts:iterations=20"
 PIMC_LINEUP = ["pimc:samples=2", "heuristic"]
-SEARCHERS = [ISMCTS, PIMC_LINEUP]
+# searched calls draw from the play lane, so the bid forks' common random numbers are put to the test
+ISMCTS_CALLS = "ismcts:iterations=20,calls=1"
+PIMC_CALLS = ["pimc:samples=2,calls=1", "heuristic"]
 
 
 class Hand:
@@ -173,14 +175,19 @@ def _restricted_choice(hand: Hand, S: np.ndarray, rng: np.ndarray, allowed: int)
     return None
 
 
-@pytest.mark.parametrize("players", SEARCHERS, ids=["ismcts", "pimc"])
-def test_joker_forks_under_a_search_player_rule_1_6(players: object) -> None:
-    """kout_bo_4: every joker lead of the hands of play_hands is forked; branch 1's card is the
-    seat's search among its non-joker cards (the search called directly agrees); both branches
-    replay in the reference engine; the hand itself goes on as played; records never depend on
-    the worker split."""
-    rules = get_rules("kout_bo_4")
-    n = 40
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [("kout_bo_4", ISMCTS), ("kout_bo_4", PIMC_LINEUP), ("kout_bh_4", ISMCTS)],
+    ids=["bo-ismcts", "bo-pimc", "bh-ismcts"],
+)
+def test_joker_forks_under_a_search_player_rules_1_6_and_2_8(preset: str, players: object) -> None:
+    """Every joker lead (Kout Bo, 1.6) or joker play beside another legal card (Bahraini, 2.8) of
+    the hands of play_hands is forked; branch 1's card is the seat's search among its non-joker
+    cards (the search called directly agrees); both branches replay in the reference engine; the
+    hand itself goes on as played; records never depend on the worker split."""
+    rules = get_rules(preset)
+    lead_only = preset.startswith("kout_bo")
+    n = 40 if lead_only else 10
     records = F.fork_records(rules, n, SEED, players, workers=1)  # type: ignore[arg-type]
     jokers = int(tables_of(rules)[0][L.P_JOKER_MASK])
     searched = 0
@@ -189,7 +196,7 @@ def test_joker_forks_under_a_search_player_rule_1_6(players: object) -> None:
             t
             for t, (S, mask) in enumerate(zip(hand.states, hand.legal))
             if S[L.S_PHASE] == L.PH_PLAY
-            and S[L.S_N_IN_TRICK] == 0
+            and (S[L.S_N_IN_TRICK] == 0 or not lead_only)
             and mask & jokers
             and mask & ~jokers
         ]
@@ -234,15 +241,26 @@ def _split(run: object) -> np.ndarray:
         SF.SEARCH_CHUNK = chunk
 
 
-@pytest.mark.parametrize("players", SEARCHERS, ids=["ismcts", "pimc"])
-@pytest.mark.parametrize("preset", ["kout_bo_4", "baloot"])
-def test_bid_forks_under_a_search_player_rules_1_3_and_3_2(preset: str, players: object) -> None:
-    """The first free bid decision of each hand of play_hands is played on once per legal call;
-    the branch of the call made is the hand as played; every branch replays in the reference
-    engine and scores as recorded; records never depend on the worker split."""
+@pytest.mark.parametrize(
+    ("preset", "players", "every"),
+    [
+        ("kout_bo_4", ISMCTS_CALLS, False),
+        ("kout_bo_4", PIMC_CALLS, False),
+        ("baloot", ISMCTS_CALLS, False),
+        ("baloot", PIMC_LINEUP, False),  # Baloot PIMC calls with the heuristic
+        ("kout_bo_4", ISMCTS_CALLS, True),
+    ],
+    ids=["bo-ismcts", "bo-pimc", "baloot-ismcts", "baloot-pimc", "bo-ismcts-every"],
+)
+def test_bid_forks_under_a_search_player_rules_1_3_and_3_2(
+    preset: str, players: object, every: bool
+) -> None:
+    """The first free bid decision of each hand of play_hands (or every one) is played on once
+    per legal call; the branch of the call made is the hand as played; every branch replays in
+    the reference engine and scores as recorded; records never depend on the worker split."""
     rules = get_rules(preset)
     n = 4
-    records = BF.bid_fork_records(rules, n, SEED, players, workers=1)  # type: ignore[arg-type]
+    records = BF.bid_fork_records(rules, n, SEED, players, every=every, workers=1)  # type: ignore[arg-type]
     for index, hand in enumerate(_hands(rules, players, n)):
         free = [
             t
@@ -250,15 +268,13 @@ def test_bid_forks_under_a_search_player_rules_1_3_and_3_2(preset: str, players:
             if S[L.S_PHASE] == L.PH_AUCTION and bin(mask).count("1") > 1
         ]
         mine = records[records[:, FK.F_HAND] == index]
-        if not free:
-            assert len(mine) == 0
-            continue
-        ply = free[0]
-        calls = [c for c in range(64) if (hand.legal[ply] >> c) & 1]
-        assert list(mine[:, FK.F_PLY]) == [ply] * len(calls)
-        assert list(mine[:, FK.G_CALL]) == calls
-        assert (mine[:, FK.G_CHOSEN] == hand.actions[ply] - L.CALL).all()
+        plies = free if every else free[:1]
+        expected = [(t, c) for t in plies for c in range(64) if (hand.legal[t] >> c) & 1]
+        assert [(int(r[FK.F_PLY]), int(r[FK.G_CALL])) for r in mine] == expected
         for rec in mine:
+            ply = int(rec[FK.F_PLY])
+            assert rec[FK.G_CHOSEN] == hand.actions[ply] - L.CALL
+            assert rec[FK.G_DECISION] == plies.index(ply)
             team = int(rec[FK.F_SEAT]) % 2
             rng = np.array(rec[list(FK.G_RNG)], dtype=np.int64).view(np.uint64)
             final = _replays(hand, ply, int(rec[FK.G_CALL]), rng)
@@ -269,5 +285,7 @@ def test_bid_forks_under_a_search_player_rules_1_3_and_3_2(preset: str, players:
                 assert np.array_equal(final, hand.final)
                 assert rec[FK.F_NET] == hand.net(team)
     assert len(np.unique(records[:, FK.F_HAND])) >= 2
-    split = _split(lambda: BF.bid_fork_records(rules, n, SEED, players, workers=2))  # type: ignore[arg-type]
+    if every:
+        assert len(np.unique(records[:, FK.G_DECISION])) >= 2
+    split = _split(lambda: BF.bid_fork_records(rules, n, SEED, players, every=every, workers=2))  # type: ignore[arg-type]
     assert np.array_equal(records, split)
