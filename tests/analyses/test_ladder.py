@@ -140,6 +140,23 @@ def test_forks_refused_for_a_search_rung_are_skipped_with_the_reason() -> None:
     assert played == [1]
 
 
+def test_the_section_names_the_players_without_a_part_and_why() -> None:
+    from analyses.ladder_section import _missing, _sizes_text
+
+    tables = {
+        "heuristic": {"skipped": {}},
+        "pimc:samples=10": {"skipped": {"bid_forks": "kout-sim forks refused pimc:samples=10: x"}},
+    }
+    text = _missing(tables, "bid_forks", "kout_bo")
+    assert text.startswith(" Not under pimc:samples=10") and "refused" in text
+    assert "heuristic" not in text and _missing(tables, "joker_forks", "kout_bo") == ""
+    settings = {"count": 200, "joker_hands": 200, "bid_hands": 50, "matches": 2}
+    assert _sizes_text("pimc:samples=10", settings, "kout_bo") == (
+        "pimc:samples=10: 200 hands, joker forks of 200 hands, bid forks of 50 hands, "
+        "2 matches per target"
+    )
+
+
 def test_rung_slug_and_search() -> None:
     assert ladder.rung_slug("heuristic:bid_margin=0") == "heuristic-bid_margin0"
     assert ladder.rung_slug("random") == "random"
