@@ -143,7 +143,7 @@ def test_forks_refused_for_a_search_rung_are_skipped_with_the_reason() -> None:
 def test_the_section_names_the_players_without_a_part_and_why() -> None:
     from analyses.ladder_section import _missing, _sizes_text
 
-    tables = {
+    tables: dict[str, dict[str, Any]] = {
         "heuristic": {"skipped": {}},
         "pimc:samples=10": {"skipped": {"bid_forks": "kout-sim forks refused pimc:samples=10: x"}},
     }
