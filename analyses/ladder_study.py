@@ -50,8 +50,9 @@ SEARCH_SIZES: dict[tuple[str, str], dict[str, int]] = {
 }
 """The caps of a search rung per (player, game family): its hands (joker forks on the same
 hands), the hands whose first bid decision is forked, the self-play matches per target and the
-deal sequences of its duels. Chosen for a ladder study of about 20 minutes on two busy cores, one
-worker. Cost per hand measured on 2026-12-02 (one worker, a loaded machine; hands / joker forks
+deal sequences of its duels. Chosen for a ladder study of about 9 minutes of CPU, one worker (on
+2026-12-02 the two Kout studies took 35 and 38 minutes of wall, run together on two cores shared
+with other work). Cost per hand measured on 2026-12-02 (one worker, a loaded machine; hands / joker forks
 of a hand / bid forks of a hand): ``ismcts:iterations=200`` kout_bh_4 19 / 94 / 110 ms, kout_bo_4
 31 / 40 / 176 ms; ``pimc:samples=10`` kout_bh_4 83 / 147 / 330 ms, kout_bo_4 0.70 / 0.56 / 2.4 s
 (its double-dummy solves of full Kout Bo hands are the cost). A duel's match is at the preset's
