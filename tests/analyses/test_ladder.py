@@ -458,6 +458,26 @@ def test_a_context_with_one_value_is_left_out() -> None:
     assert first["diff"] == pytest.approx(1.0) and first["n"] == 1
 
 
+@pytest.mark.slow
+def test_a_search_rung_forks_and_plays_matches(tmp_path: Path) -> None:
+    """A search rung has every part (its forks by the search player itself), and its joker
+    forks join its hands run card by card (play_context refuses a fork whose chosen card is not
+    the card the hand played at that decision)."""
+    spec = "ismcts:iterations=5"
+    folder = ladder.write_rung(
+        tmp_path / "s", "kout_bo_4", spec, hands=20, seed=5, matches=2, targets=(31,),
+        workers=1, bid_hands=8,
+    )  # fmt: skip
+    parts = ladder.rung_tables(folder)
+    assert parts["skipped"] == {}
+    assert parts["settings"]["search"] and parts["settings"]["bid_hands"] == 8
+    bid = parts["bid_forks"].collect()
+    assert set(bid["hand"].to_list()) <= set(range(8)) and len(bid) > 8
+    forks = parts["forks"].collect()
+    assert len(parts["context"]) == len(forks) > 0
+    assert parts["matches"].collect().height == 2
+
+
 def test_duel_outcomes_the_long_way(duel_folder: Path) -> None:
     deals = ladder_rating.deal_outcomes(duel_folder)
     ab = {m["match"]: m["winner"] for m in _rows(duel_folder / "duel" / "ab", "matches")}
