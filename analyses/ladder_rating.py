@@ -56,13 +56,15 @@ PSEUDO_DEALS = 1
 
 
 def duel_pairs(rungs: Sequence[str] = RUNGS) -> list[tuple[str, str]]:
-    """The duels of the ladder, (team A, team B): every pair of non-search rungs, and each search
-    rung against the two strongest non-search rungs by position (the last two before it)."""
+    """The duels of the ladder, (team A, team B): every pair of non-search rungs, each search
+    rung against the two strongest non-search rungs by position (the last two), and every pair
+    of search rungs (the later one as team A)."""
     plain = [r for r in rungs if not is_search(r)]
+    search = [r for r in rungs if is_search(r)]
     pairs = [(plain[j], plain[i]) for i in range(len(plain)) for j in range(i + 1, len(plain))]
-    for rung in rungs:
-        if is_search(rung):
-            pairs += [(rung, other) for other in plain[-2:]]
+    for rung in search:
+        pairs += [(rung, other) for other in plain[-2:]]
+    pairs += [(search[j], search[i]) for i in range(len(search)) for j in range(i + 1, len(search))]
     return pairs
 
 

@@ -15,20 +15,31 @@ from typing import Any
 
 import polars as pl
 
+from .bid_forks import call_rank
 from .commands import short_player, with_out
 from .ladder import (
+    CONTEXTS,
     DEPENDS,
     HOLDS,
     RUNG_KIND,
     SAME_SIGN,
+    TIE,
     TOO_FEW,
+    best_by_rung,
+    best_call_beats,
+    best_call_verdicts,
+    calls_by_rung,
+    context_by_rung,
     contracts_by_rung,
     is_search,
     joker_by_rung,
     judged,
     length_by_rung,
     points_by_rung,
+    ranges_by_rung,
+    reference_rung,
     rung_tables,
+    strength_ranges,
 )
 from .ladder_rating import ANCHOR, DUEL_KIND, deal_outcomes, fit_ratings
 from .section import (
@@ -59,7 +70,7 @@ RULE_TEXT = (
     "the intervals do not all overlap but all lie on the same side of zero, so the direction of "
     "the advice holds while its size depends on the player; otherwise the answer depends on the "
     "player. All players are dealt the same cards (same seed: hand i is the same deal under "
-    "every player; the search player plays the first hands of those deals only), and each plays "
+    "every player; the search players play the first hands of those deals only), and each plays "
     "itself in every seat; the intervals are computed as if the players' samples were "
     "independent, which makes 'holds' a lenient test."
 )
@@ -76,6 +87,13 @@ def verdict_text(v: str, v_up: str) -> str:
         return "same sign under every player compared; the size depends on the player"
     if v_up == SAME_SIGN:
         return "same sign from heuristic up; the size depends on the player"
+    if v == TIE:
+        return "the best call differs, but no player shows another's best call worse (a tie)"
+    if v_up == TIE:
+        return (
+            "from heuristic up the best call differs, but no player shows another's best call "
+            "worse (a tie)"
+        )
     if v == TOO_FEW:
         return "too few hands to compare"
     return DEPENDS
@@ -83,6 +101,18 @@ def verdict_text(v: str, v_up: str) -> str:
 
 def _label(spec: str, family: str) -> str:
     return short_player(spec, family)
+
+
+def _sizes_text(rung: str, settings: dict[str, Any], family: str) -> str:
+    """What one rung played: its hands, the hands forked, its matches per target."""
+    parts = [f"{count(settings['count'])} hands"]
+    if settings.get("joker_hands"):
+        parts.append(f"joker forks of {count(settings['joker_hands'])} hands")
+    if settings.get("bid_hands"):
+        parts.append(f"bid forks of {count(settings['bid_hands'])} hands")
+    if settings.get("matches"):
+        parts.append(f"{count(settings['matches'])} matches per target")
+    return f"{_label(rung, family)}: " + ", ".join(parts)
 
 
 def _wide(
@@ -278,9 +308,7 @@ def ladder_section(inp: ReportInput) -> Section | None:
     fam = inp.family
     tables = {str(r.settings["rung"]): rung_tables(r.folder) for r in rung_runs}
     rungs = list(tables)
-    sizes = ", ".join(
-        f"{_label(r, fam)} {count(t['settings']['count'])} hands" for r, t in tables.items()
-    )
+    sizes = "; ".join(_sizes_text(r, t["settings"], fam) for r, t in tables.items())
     sec = Section("ladder", "The ladder of players")
     sec.blocks.append(
         Paragraph(
@@ -299,6 +327,24 @@ def ladder_section(inp: ReportInput) -> Section | None:
     hands = {r: t["hands"] for r, t in tables.items()}
     _contracts(sec, hands, rungs, fam)
     _points(sec, hands, rungs, fam)
+    bid = {r: t["bid_forks"] for r, t in tables.items() if t["bid_forks"] is not None}
+    if bid:
+        _best_calls(sec, bid, fam, _missing(tables, "bid_forks", fam))
+        _answer(
+            sec,
+            "ladder_calls",
+            calls_by_rung(bid),
+            "calls",
+            ("call",),
+            list(bid),
+            fam,
+            "Each call's value over every hand (the first free bid decision played on once per "
+            "legal call, paired: kout-sim forks --kind bid), net points a hand for the calling "
+            "seat's team (intervals clustered by hand)." + _missing(tables, "bid_forks", fam),
+            _mean_cell("mean", "low", "high", "net_n"),
+            lambda row: f"What the call {row['call']} earns over every hand",
+            lambda r: f"{num(r['mean'], 2, True)} points",
+        )
     forks = {r: t["forks"] for r, t in tables.items() if t["forks"] is not None}
     if forks:
         play = (
@@ -315,15 +361,40 @@ def ladder_section(inp: ReportInput) -> Section | None:
             list(forks),
             fam,
             f"What {play} is worth, in net points a hand, per role (paired forks, intervals "
-            "clustered by hand). Under the non-search players only: kout-sim forks refuses search "
-            "players.",
+            "clustered by hand)." + _missing(tables, "joker_forks", fam),
             _mean_cell("diff", "low", "high", "n"),
             lambda row: f"What {play} is worth to the {row['role']}",
             lambda r: f"{num(r['diff'], 2, True)} points ({num(r['low'], 2)}..{num(r['high'], 2)})",
             advice=ADVICE_PRIORITY["ladder"],
         )
+        contexts = {r: t["context"] for r, t in tables.items() if t["context"] is not None}
+        if contexts:
+            _answer(
+                sec,
+                "ladder_joker_context",
+                context_by_rung(forks, contexts),
+                "joker_context",
+                ("role", "context", "value"),
+                [r for r in forks if r in contexts],
+                fam,
+                f"What {play} is worth by context, as the leader sees it: "
+                + " and ".join(CONTEXT_WORDS[c] for c in CONTEXTS)
+                + f" (every fork; rows where at least two players have {MIN_N} forks)."
+                + _missing(tables, "joker_context", fam),
+                _mean_cell("diff", "low", "high", "n"),
+                lambda row: (
+                    f"What {play} is worth to the {row['role']} ({row['context']}: {row['value']})"
+                ),
+                lambda r: f"{num(r['diff'], 2, True)} points",
+                comparable_only=True,
+            )
     matches = {r: t["matches"] for r, t in tables.items() if t["matches"] is not None}
     if matches:
+        msizes = ", ".join(
+            f"{_label(r, fam)} {count(t['settings']['matches'])}"
+            for r, t in tables.items()
+            if t["matches"] is not None
+        )
         _answer(
             sec,
             "ladder_length",
@@ -332,8 +403,8 @@ def ladder_section(inp: ReportInput) -> Section | None:
             ("target",),
             list(matches),
             fam,
-            "Hands per match by target, each player against itself (self-play matches of the "
-            "non-search players only: a search match takes about a second).",
+            f"Hands per match by target, each player against itself (self-play matches per "
+            f"target: {msizes}).",
             _mean_cell("mean", "low", "high", "n", 1, False),
             lambda row: f"How many hands a match to {row['target']} lasts",
             lambda r: f"{num(r['mean'], 1)} hands ({num(r['low'], 1)}..{num(r['high'], 1)})",
@@ -351,6 +422,155 @@ def ladder_section(inp: ReportInput) -> Section | None:
         )
     )
     return sec
+
+
+CONTEXT_WORDS = {
+    "tricks_needed": "the tricks the leader's team still needs",
+    "other_joker": "where the other joker is",
+}
+
+
+def _missing(tables: dict[str, dict[str, Any]], part: str, family: str) -> str:
+    """A sentence naming the players without the ``part`` (and why), or ''."""
+    left = [(r, t["skipped"][part]) for r, t in tables.items() if part in t["skipped"]]
+    if not left:
+        return ""
+    return " Not under " + "; ".join(f"{_label(r, family)} ({why})" for r, why in left) + "."
+
+
+def _best_cell(beats: pl.DataFrame) -> Callable[[dict[str, Any]], str]:
+    def render(r: dict[str, Any]) -> str:
+        call = "pass" if r["best_call"] == "pass" else f"bid {r['best_call']}"
+        tail = (
+            "separated"
+            if r["separated"]
+            else (f"tie with {r['runner_up']}" if r["runner_up"] is not None else "only call")
+        )
+        worse = beats.filter(
+            (pl.col("rung") == r["rung"])
+            & (pl.col("from_bucket") == r["from_bucket"])
+            & (pl.col("low") > 0)
+        )["other_call"].to_list()
+        shown = f"; beats {', '.join(sorted(worse, key=call_rank))} here" if worse else ""
+        return (
+            f"{call}: {num(r['mean'], 2, True)} ({num(r['low'], 2)}..{num(r['high'], 2)}, "
+            f"n={count(r['n'])}; {tail}{shown})"
+        )
+
+    return render
+
+
+def _range_text(ranges: pl.DataFrame, rung: str, family: str) -> str:
+    mine = ranges.filter(pl.col("rung") == rung).sort("from_bucket")
+    parts = [
+        f"{'pass' if r['best_call'] == 'pass' else 'bid ' + str(r['best_call'])} with "
+        f"{r['strength']}{'' if r['separated'] else ' (a tie)'}"
+        for r in mine.iter_rows(named=True)
+    ]
+    return f"{_label(rung, family)}: " + "; ".join(parts) if parts else ""
+
+
+def _best_calls(
+    sec: Section, bid: dict[str, Any], family: str, missing: str
+) -> pl.DataFrame | None:
+    """The answer "best call by hand": per strength bucket each player's best call on its own bid
+    forks, with the verdict of :func:`analyses.ladder.best_call_verdict`."""
+    rungs = list(bid)
+    edges = strength_ranges(bid, MIN_N)
+    best = best_by_rung(bid, edges, MIN_N)
+    if best.is_empty():
+        return None
+    beats = best_call_beats(bid, best, edges)
+    verdicts = best_call_verdicts(best, beats)
+    ranges = ranges_by_rung(bid, MIN_N)
+    ref = reference_rung(rungs)
+    cell = _best_cell(beats)
+    rows = []
+    for v in verdicts.iter_rows(named=True):
+        row = dict(v)
+        for i, rung in enumerate(rungs):
+            hit = best.filter(
+                (pl.col("rung") == rung) & (pl.col("from_bucket") == v["from_bucket"])
+            )
+            row[f"r{i}"] = cell(hit.row(0, named=True)) if len(hit) else ""
+        row["verdict_text"] = verdict_text(v["verdict"], v["verdict_up"])
+        rows.append(row)
+    wide = pl.DataFrame(rows)
+    sec.blocks.append(
+        Table(
+            "ladder_best_calls",
+            f"Best call by hand: per strength range of {_label(ref, family)}'s bid guide "
+            "(consecutive strength buckets with the same best call), each player's best call on "
+            "its own bid forks (the first free bid decision of each hand played on once per legal "
+            "call by that player), its net points a hand, and whether it is separated from every "
+            "other call (Holm's correction over the player's ranges) or ties with the next best. "
+            "'Beats X "
+            "here' names another player's best call that this player's forks show worse than its "
+            "own (paired 95% interval above zero). Verdict: 'holds' when every player has the "
+            "same best call; 'depends on the player' when some player's forks show another "
+            "player's best call worse; 'a tie' otherwise." + missing,
+            wide,
+            [
+                text_col("strength", "hand"),
+                *_rung_columns(rungs, family),
+                text_col("verdict_text", "verdict"),
+            ],
+        )
+    )
+    sentences = []
+    for v in verdicts.iter_rows(named=True):
+        if v["verdict"] == TOO_FEW:
+            continue
+        mine = best.filter(pl.col("from_bucket") == v["from_bucket"])
+        per = "; ".join(
+            f"{'pass' if r['best_call'] == 'pass' else 'bid ' + str(r['best_call'])} "
+            f"({num(r['mean'], 2, True)} points{'' if r['separated'] else ', a tie'}) under "
+            f"{_label(r['rung'], family)}"
+            for r in mine.iter_rows(named=True)
+        )
+        holds = verdict_text(v["verdict"], v["verdict_up"])
+        sentences.append((f"The best call with a hand of {v['strength']}: {per}; {holds}.", holds))
+    if sentences:
+        sec.blocks.append(Paragraph(" ".join(t for t, _ in sentences)))
+        if len(sentences) <= MAX_SENTENCES:
+            for text, holds in sentences:
+                sec.advise(text, _players_of(rungs, family), holds, ADVICE_PRIORITY["ladder"])
+    texts = [t for t in (_range_text(ranges, r, family) for r in rungs) if t]
+    up = [r for r in verdicts["verdict_up"].to_list() if r != TOO_FEW]
+    tally = {v: up.count(v) for v in (HOLDS, TIE, DEPENDS)}
+    summary = (
+        f"From heuristic up, the best call holds for {tally[HOLDS]} of {len(up)} strength "
+        f"ranges, ties for {tally[TIE]} and depends on the player for {tally[DEPENDS]}."
+    )
+    sec.blocks.append(
+        Paragraph("The bid guide of each player, by strength range: " + ". ".join(texts) + ".")
+    )
+    sec.blocks.append(Paragraph(summary))
+    sec.data["ladder_best_calls"] = {
+        "verdicts": verdicts.to_dicts(),
+        "from_heuristic_up": tally,
+        "rungs": rungs,
+        "edges": [list(e) for e in edges],
+        "best": best.select(
+            "rung",
+            "strength",
+            "from_bucket",
+            "best_call",
+            "n",
+            "mean",
+            "low",
+            "high",
+            "separated",
+            "runner_up",
+        ).to_dicts(),
+        "beats": beats.to_dicts(),
+        "ranges": ranges.select(
+            "rung", "strength", "best_call", "n", "mean", "low", "high", "separated"
+        ).to_dicts()
+        if not ranges.is_empty()
+        else [],
+    }
+    return verdicts
 
 
 def _answer(
@@ -480,7 +700,10 @@ ANSWER_NAMES = {
     "ladder_contracts": "bid success by contract",
     "ladder_contract_points": "net points by contract",
     "ladder_points": "expected points by strength and bid",
-    "ladder_joker": "the joker lead's value by role",
+    "ladder_best_calls": "the best call by strength",
+    "ladder_calls": "each call's value over every hand",
+    "ladder_joker": "the joker's value by role",
+    "ladder_joker_context": "the joker's value by context",
     "ladder_length": "hands per match by target",
 }
 
@@ -493,9 +716,14 @@ def _verdict_finding(sec: Section) -> str | None:
         if not tally or not sum(tally.values()):
             continue
         total = sum(tally.values())
+        other = (
+            f"ties for {tally[TIE]}"
+            if TIE in tally
+            else f"has the same sign for {tally[SAME_SIGN]}"
+        )
         parts.append(
-            f"{name} holds for {tally[HOLDS]} of {total} rows, has the same sign for "
-            f"{tally[SAME_SIGN]}, depends on the player for {tally[DEPENDS]}"
+            f"{name} holds for {tally[HOLDS]} of {total} rows, {other}, depends on the player "
+            f"for {tally[DEPENDS]}"
         )
     if not parts:
         return None

@@ -16,9 +16,12 @@ from kout_sim.rules import get_rules
 from kout_sim.sim.batch import lineup_of
 
 from .ladder import (
+    DEFAULT_LADDER_BID_FORK_HANDS,
     DEFAULT_LADDER_HANDS,
     DEFAULT_LADDER_MATCHES,
+    DEFAULT_SEARCH_BID_FORK_HANDS,
     DEFAULT_SEARCH_HANDS,
+    DEFAULT_SEARCH_MATCHES,
     LADDER_TARGETS,
     RUNG_KIND,
     RUNGS,
@@ -39,6 +42,65 @@ LADDER_SEED_OFFSET = 4
 """The ``ladder`` study plays every run with the study seed plus this offset."""
 
 
+SEARCH_SIZES: dict[tuple[str, str], dict[str, int]] = {
+    ("ismcts", "kout_bh"): {"hands": 1_500, "bid_hands": 500, "matches": 30, "duel": 100},
+    ("pimc", "kout_bh"): {"hands": 800, "bid_hands": 300, "matches": 30, "duel": 40},
+    ("ismcts", "kout_bo"): {"hands": 1_500, "bid_hands": 400, "matches": 30, "duel": 60},
+    ("pimc", "kout_bo"): {"hands": 200, "bid_hands": 50, "matches": 2, "duel": 5},
+}
+"""The caps of a search rung per (player, game family): its hands (joker forks on the same
+hands), the hands whose first bid decision is forked, the self-play matches per target and the
+deal sequences of its duels. Chosen for a ladder study of about 9 minutes of CPU, one worker (on
+2026-12-02 the two Kout studies took 35 and 38 minutes of wall, run together on two cores shared
+with other work). Cost per hand measured on 2026-12-02 (one worker, a loaded machine; hands / joker forks
+of a hand / bid forks of a hand): ``ismcts:iterations=200`` kout_bh_4 19 / 94 / 110 ms, kout_bo_4
+31 / 40 / 176 ms; ``pimc:samples=10`` kout_bh_4 83 / 147 / 330 ms, kout_bo_4 0.70 / 0.56 / 2.4 s
+(its double-dummy solves of full Kout Bo hands are the cost). A duel's match is at the preset's
+target: about 30 hands in kout_bo_4 (101), 20 in kout_bh_4 (31). Other pairs use :data:`DEFAULT_SEARCH_HANDS`, :data:`DEFAULT_SEARCH_BID_FORK_HANDS`,
+:data:`DEFAULT_SEARCH_MATCHES` and :data:`analyses.ladder_rating.DEFAULT_SEARCH_DUEL_MATCHES`."""
+
+
+def search_caps(spec: str, family: str) -> dict[str, int]:
+    """The caps of :data:`SEARCH_SIZES` for the search rung ``spec`` in ``family``."""
+    kind = spec.split(":", 1)[0].strip()
+    return SEARCH_SIZES.get(
+        (kind, family),
+        {
+            "hands": DEFAULT_SEARCH_HANDS,
+            "bid_hands": DEFAULT_SEARCH_BID_FORK_HANDS,
+            "matches": DEFAULT_SEARCH_MATCHES,
+            "duel": DEFAULT_SEARCH_DUEL_MATCHES,
+        },
+    )
+
+
+def rung_sizes(spec: str, hands: int, matches: int, family: str = "kout_bo") -> dict[str, int]:
+    """The sizes of one rung for ``--hands`` ``hands`` and ``--matches`` ``matches``: its hands
+    (joker forks on the same hands), the hands whose first bid decision is forked
+    (``bid_hands``: at most :data:`DEFAULT_LADDER_BID_FORK_HANDS`) and the self-play matches per
+    target; a search rung's are capped by :func:`search_caps`."""
+    if is_search(spec):
+        caps = search_caps(spec, family)
+        n = min(hands, caps["hands"])
+        return {
+            "hands": n,
+            "bid_hands": min(n, caps["bid_hands"]),
+            "matches": min(matches, caps["matches"]),
+        }
+    return {
+        "hands": hands,
+        "bid_hands": min(hands, DEFAULT_LADDER_BID_FORK_HANDS),
+        "matches": matches,
+    }
+
+
+def duel_size(a: str, b: str, matches: int, family: str) -> int:
+    """Deal sequences of the duel ``a`` against ``b``: ``matches``, capped by the search rungs'
+    ``duel`` caps (:func:`search_caps`)."""
+    caps = [search_caps(r, family)["duel"] for r in (a, b) if is_search(r)]
+    return min([matches, *caps])
+
+
 def ladder_plan(
     preset: str,
     family: str,
@@ -54,11 +116,12 @@ def ladder_plan(
     (``ladder/duels/<a>-vs-<b>``, :func:`analyses.ladder_rating.write_duel`).
 
     The rungs are ``--players`` when given (one spec a rung, weakest first), else :data:`RUNGS`.
-    Sizes: ``--hands`` hands per non-search rung (default :data:`DEFAULT_LADDER_HANDS`), a search
-    rung at most :data:`DEFAULT_SEARCH_HANDS`; ``--matches`` self-play matches per target of each
+    Sizes (:func:`rung_sizes`, :func:`duel_size`): ``--hands`` hands per non-search rung (default
+    :data:`DEFAULT_LADDER_HANDS`; joker forks on the same hands, bid forks on the first
+    :data:`DEFAULT_LADDER_BID_FORK_HANDS`); ``--matches`` self-play matches per target of each
     non-search rung (default :data:`DEFAULT_LADDER_MATCHES`) and deal sequences per duel (default
-    :data:`analyses.ladder_rating.DEFAULT_DUEL_MATCHES`; with a search rung at most
-    :data:`analyses.ladder_rating.DEFAULT_SEARCH_DUEL_MATCHES`)."""
+    :data:`analyses.ladder_rating.DEFAULT_DUEL_MATCHES`); a search rung's sizes and duels are
+    capped by :data:`SEARCH_SIZES`."""
     rungs = list(players or RUNGS)
     if len(set(rungs)) != len(rungs) or len(rungs) < 2:
         raise ValueError("the ladder needs at least two different rungs (--players, one a rung)")
@@ -72,18 +135,22 @@ def ladder_plan(
     targets = LADDER_TARGETS[family]
     plans: list[dict[str, Any]] = []
     for spec in rungs:
-        n = min(hands, DEFAULT_SEARCH_HANDS) if is_search(spec) else hands
+        size = rung_sizes(spec, hands, matches, family)
+        n = size["hands"]
 
-        def runner(folder: Path, workers: int | None, spec: str = spec, n: int = n) -> object:
+        def runner(
+            folder: Path, workers: int | None, spec: str = spec, size: dict[str, int] = size
+        ) -> object:
             return write_rung(
                 folder,
                 preset,
                 spec,
-                hands=n,
+                hands=size["hands"],
                 seed=seed,
-                matches=matches,
+                matches=size["matches"],
                 targets=targets,
                 workers=workers,
+                bid_hands=size["bid_hands"],
             )
 
         def command(folder: Path, spec: str = spec, n: int = n) -> str:
@@ -105,7 +172,7 @@ def ladder_plan(
             }
         )
     for a, b in duel_pairs(rungs):
-        m = min(duel_n, DEFAULT_SEARCH_DUEL_MATCHES) if is_search(a) or is_search(b) else duel_n
+        m = duel_size(a, b, duel_n, family)
 
         def duel_runner(
             folder: Path, workers: int | None, a: str = a, b: str = b, m: int = m

@@ -26,9 +26,9 @@ Built-in studies (:data:`STUDIES`):
   on once per legal call (``kout-sim forks --kind bid``, default 200,000 hands; Baloot: every
   buying call): the paired bid guide.
 - ``ladder``: the headline answers under a ladder of players (random, heuristic, a differently
-  tuned heuristic, ISMCTS; ``--players`` gives other rungs, one spec each), and the duels that
-  rate them (:mod:`analyses.ladder`, :mod:`analyses.ladder_rating`). Not part of ``all`` (the
-  search rung is slow).
+  tuned heuristic, ISMCTS, PIMC; ``--players`` gives other rungs, one spec each), and the duels
+  that rate them (:mod:`analyses.ladder`, :mod:`analyses.ladder_rating`). Not part of ``all`` (the
+  search rungs are slow).
 - ``all``: every study that applies to the preset; identical runs are played once.
 
 Every run of a study uses the study seed plus a fixed offset per study (``bids`` and
@@ -327,7 +327,8 @@ STUDIES: dict[str, Study] = {
         Study(
             "ladder",
             "the headline answers under a ladder of players (random, heuristic, "
-            "heuristic:bid_margin=0, ismcts), each with a verdict, and the duels that rate them",
+            "heuristic:bid_margin=0, ismcts, pimc), each with a verdict, and the duels that rate "
+            "them",
             _ladder_plan,
             in_all=False,
         ),

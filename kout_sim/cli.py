@@ -683,7 +683,7 @@ def study(
       bid-forks     Kout only: the first free bid decision played on once per legal call
                     (kout-sim forks --kind bid): the paired bid guide
       ladder        the headline answers under a ladder of players (random, heuristic,
-                    heuristic:bid_margin=0, ismcts; --players: one rung each) with a
+                    heuristic:bid_margin=0, ismcts, pimc; --players: one rung each) with a
                     verdict each, and the duels that rate them (not in all)
       all           every study that applies to the preset
 
@@ -729,7 +729,8 @@ def study(
     "--players",
     multiple=True,
     metavar="SPEC",
-    help="Players (random or heuristic), as for simulate [heuristic].",
+    help="Players, as for simulate [heuristic]; search players (ismcts, pimc) too, at a few "
+    "milliseconds a decision: give them hundreds of hands, not the default million.",
 )
 @click.option("--hands", type=COUNT, default=1_000_000, show_default=True, help="Hands to fork.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
@@ -762,7 +763,8 @@ def forks(
     """Play every joker decision of N hands on twice (joker / best other card, same random
     numbers after) and print the joker's paired value with its interval; with --kind bid, play
     the first free bid decision of each hand (or every one) on once per legal call and print the
-    paired value of each call."""
+    paired value of each call. Any line-up forks, search players included: hand i is hand i of
+    simulate --hands with the same seed and players."""
     if kind == "bid":
         if at not in ("default", "first", "every"):
             _fail(f"--at {at} is for joker forks; bid forks fork at first or every")
@@ -859,7 +861,10 @@ def _bid_forks(
     meta = run_settings(folder)
     values = call_values(table)
     seconds = float(meta.get("fork_seconds") or 0.0)
-    rate = f", {meta['forks'] / seconds:,.0f} forks a second" if seconds > 0 else ""
+    per_second = meta["forks"] / seconds if seconds > 0 else 0.0
+    # search players fork a few a second or less: two significant digits then
+    shown = f"{per_second:,.0f}" if per_second >= 10 else f"{per_second:.2g}"
+    rate = f", {shown} forks a second" if seconds > 0 else ""
     click.echo(
         f"{folder}: {meta['forks']:,} bid forks ({meta['branches']:,} branches) of "
         f"{hands:,} hands{rate}"

@@ -31,7 +31,6 @@ from ..engine.tables import tables_of
 from ..io.features import call_names
 from ..io.schema import BID_FORK_DERIVED, BID_FORK_FIELDS
 from ..io.store import Store, opened
-from ..players.kinds import searches
 from ..rules import Rules, get_rules
 from .batch import Players, check_count, check_seed, check_workers, lineup_of
 from .fork import fork_chunks, write_table
@@ -51,8 +50,6 @@ def check_at(at: str) -> bool:
 
 def _check(rules: Rules, players: Players) -> tuple[np.ndarray, np.ndarray]:
     lineup = lineup_of(rules, players)
-    if searches(lineup.kinds):
-        raise ValueError("bid forks play every branch on with random or heuristic players")
     return lineup.kinds, lineup.params(rules.preset.family)
 
 

@@ -4,7 +4,9 @@
 returns one row per fork: the position (trick, seat, contract, trumps still out, ...) and the result
 of each branch, ``*_joker`` (the joker played) and ``*_other`` (the policy's best non-joker card),
 from the same deal and the same random numbers after the fork. :func:`play_on` plays any Kout
-position on from a forced first action.
+position on from a forced first action. A line-up with a searching seat (ISMCTS, PIMC) is forked by
+:mod:`kout_sim.sim.search_fork` instead (the same records, stepped from Python over
+:func:`kout_sim.drivers.playout.play_out`).
 """
 
 from __future__ import annotations
@@ -24,12 +26,14 @@ from .. import cards as C
 from .._version import __version__
 from ..commands import command_line
 from ..drivers import fork as FK
+from ..drivers.playout import play_out
 from ..engine import layout as L
 from ..engine.tables import tables_of
 from ..io.schema import BRANCHES, POSITION_COLUMNS
 from ..io.store import Manifest, Store, one_line, opened
 from ..players.kinds import searches
 from ..rules import Rules, get_rules
+from . import search_fork as SF
 from .batch import Players, check_count, check_seed, check_workers, lineup_of
 from .run import git_revision
 
@@ -46,8 +50,6 @@ def _check(rules: Rules, players: Players) -> tuple[np.ndarray, np.ndarray]:
     if rules.preset.family == "baloot":
         raise ValueError(f"joker forks need a Kout preset (jokers); {rules.name} has none")
     lineup = lineup_of(rules, players)
-    if searches(lineup.kinds):
-        raise ValueError("joker forks play every branch on with random or heuristic players")
     return lineup.kinds, lineup.params(rules.preset.family)
 
 
@@ -89,15 +91,21 @@ def fork_chunks(
 ) -> np.ndarray:
     """The fork records of ``mode`` (:func:`kout_sim.drivers.fork.fork_hands`) of hands ``first ..
     first + n_hands``, played in chunks of ``chunk_size`` hands over ``workers`` threads, in stream
-    order; ``room`` records a hand at most, ``what`` names the forks in the errors."""
+    order; ``room`` records a hand at most, ``what`` names the forks in the errors. A line-up with
+    a searching seat is forked by :func:`kout_sim.sim.search_fork.fork_hands` (the same records),
+    in chunks of at most :data:`~kout_sim.sim.search_fork.SEARCH_CHUNK` hands."""
     P, STR = tables_of(rules)
+    fork_hands = FK.fork_hands
+    if searches(kinds):
+        fork_hands = SF.fork_hands
+        chunk_size = min(chunk_size, SF.SEARCH_CHUNK)
     starts = list(range(first, first + n_hands, chunk_size))
 
     def chunk(start: int) -> np.ndarray:
         size = min(chunk_size, first + n_hands - start)
         out = np.zeros((size, room, FK.F_SIZE), dtype=np.int64)
         counts = np.zeros(size, dtype=np.int64)
-        FK.fork_hands(P, STR, kinds, params, seed, start, out, counts, mode)
+        fork_hands(P, STR, kinds, params, seed, start, out, counts, mode)
         if (counts == -1).any():
             raise RuntimeError("a policy chose an illegal action")
         if (counts < 0).any():
@@ -212,7 +220,10 @@ def play_on(
     actions = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
     legal = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
     MS = np.zeros(L.M_SIZE, dtype=np.int64)
-    t = FK.play_on_position(state, P, STR, MS, stream, kinds, params, action, actions, legal)
+    if searches(kinds):  # the play-on entry of the search class (the advisor's)
+        t = play_out(state, P, STR, MS, stream, kinds, params, action, -1, -1, actions)
+    else:
+        t = FK.play_on_position(state, P, STR, MS, stream, kinds, params, action, actions, legal)
     if t < 0:
         raise RuntimeError("a policy chose an illegal action")
     return state, [int(a) for a in actions[:t]]

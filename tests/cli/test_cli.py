@@ -258,15 +258,36 @@ def test_bid_forks_write_the_branches_and_print_each_calls_paired_value(tmp_path
     assert "narrower (median over" in stdout
 
 
+@pytest.mark.parametrize("kind", ["joker", "bid"])
+def test_forks_run_under_a_search_player(tmp_path: Path, kind: str) -> None:
+    """Search players fork too (kout_sim.sim.search_fork): the folder holds the same table as the
+    Python call with the same seed and players."""
+    out = tmp_path / kind
+    args = ["--kind", kind, "--players", "ismcts:iterations=20", "--hands", "30", "--seed", "2"]
+    code, stdout, stderr = _run("forks", *args, "--workers", "1", "--out", str(out))
+    assert code == 0, stderr
+    table = load(out)["forks" if kind == "joker" else "bid_forks"].collect()
+    meta = json.loads((out / "run.json").read_text())
+    assert "ismcts:iterations=20" in str(meta["players"]) and meta["count"] == 30
+    if kind == "joker":
+        from kout_sim.sim.fork import joker_forks
+
+        again = joker_forks("kout_bo_4", 30, 2, "ismcts:iterations=20", workers=1)
+    else:
+        from kout_sim.sim.bid_fork import bid_forks
+
+        again = bid_forks("kout_bo_4", 30, 2, "ismcts:iterations=20", workers=1)
+    assert len(table) > 0 and table.equals(again)
+    assert "of 30 hands" in stdout
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
         (["--preset", "baloot"], "Kout preset"),
-        (["--players", "ismcts"], "random or heuristic"),
         (["--hands", "0"], "positive"),
         (["--kind", "bid", "--at", "lead"], "--at lead is for joker forks"),
         (["--at", "every"], "--at every is for --kind bid"),
-        (["--kind", "bid", "--players", "ismcts"], "random or heuristic"),
         (["--kind", "cards"], "Invalid value for '--kind'"),
     ],
 )

@@ -216,8 +216,3 @@ def test_the_table_columns_follow_the_records(first_forks: tuple[str, np.ndarray
 def test_a_bad_fork_point_is_one_line(at: str, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         BF.bid_forks("kout_bo_4", 5, 0, at=at)
-
-
-def test_search_players_are_refused() -> None:
-    with pytest.raises(ValueError, match="random or heuristic"):
-        BF.bid_forks("kout_bo_4", 5, 0, "ismcts")

@@ -155,8 +155,6 @@ def test_bad_forks_are_refused_with_one_line_errors() -> None:
         F.play_on(rules, S, illegal)
     with pytest.raises(ValueError, match="Kout preset"):
         F.fork_records(get_rules("baloot"), 10, 0)
-    with pytest.raises(ValueError, match="random or heuristic"):
-        F.fork_records(rules, 10, 0, "ismcts")
     with pytest.raises(ValueError, match="positive"):
         F.fork_records(rules, 0, 0)
 
