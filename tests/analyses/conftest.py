@@ -3,6 +3,7 @@ on disk after their first compilation)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import polars as pl
@@ -11,6 +12,16 @@ import pytest
 import kout_sim
 from analyses import match_length
 from analyses._common import load_run
+
+
+@pytest.fixture(autouse=True)
+def _close_figures() -> Iterator[None]:
+    """Close the figures a test's sections drew without rendering them (a report built but not
+    written keeps its figures open; more than 20 at once is a matplotlib warning, an error here)."""
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
 
 
 @pytest.fixture(scope="session")
