@@ -26,8 +26,9 @@ Calls are the heuristic's, or with ``calls=1`` in Kout the sampled deals' par: t
 highest contract it makes double dummy as the bidder (over the trumps it may name, RULES.md 1.4 /
 2.4) in at least a ``p_make`` share of the samples, and passes when that is below the lowest bid
 it may make (the dealer who may not pass bids the lowest, 1.3 / 2.3); as the bidder it names the
-trump that makes the contract in the most samples. The other seats' calls are not read as
-information about their hands (the samples are the sampler's, uniform over the unseen cards).
+trump that makes the contract in the most samples. The other seats' calls are read as
+information about their hands only with ``auction=1`` (Kout: each sample agrees with the observed
+calls, :mod:`.auction`); by default the samples are the sampler's, uniform over the unseen cards.
 Baloot calls are the heuristic's.
 
 Ties (equal sums; with ``objective`` 2 the common case late in a hand) go to the heuristic's card
@@ -37,7 +38,8 @@ whose player must lead it and ``N + 1`` to the other (``N`` tricks): worse or be
 number of tricks, as in :mod:`kout_sim.solver`.
 
 Parameters (slots of the seat's parameter row; slots 16.. hold the heuristic's row):
-``samples``, ``objective``, ``calls``, ``p_make``.
+``samples``, ``objective``, ``calls``, ``p_make``; in Kout ``auction`` and ``auction_tries``
+(determinizations that agree with the observed calls, :mod:`.auction`).
 """
 
 from __future__ import annotations
