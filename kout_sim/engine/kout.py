@@ -13,6 +13,8 @@ from ._jit import jit, jit_leaf
 from .layout import (
     JOKER_LADDER,
     JOKER_SINGLE,
+    K_CALL_LOG,
+    K_SEAT_PLAYED,
     P_BID_MAX,
     P_BID_MIN,
     P_BJ_LEAD_BID,
@@ -133,6 +135,8 @@ def apply_call(S: np.ndarray, P: np.ndarray, call: int) -> None:
     seat = S[S_TO_ACT]
     S[S_N_ACTIONS] += 1
     if S[S_PHASE] == PH_AUCTION:
+        # the public call log (one byte per call; n <= 6 calls, RULES.md 1.3 / 2.3: one round)
+        S[K_CALL_LOG] |= np.int64(call + 1) << (8 * S[S_N_CALLS])
         if call != PASS:
             forced = S[S_N_CALLS] == n - 1 and S[S_HIGH_BID] == 0
             S[S_HIGH_BID] = call
@@ -325,6 +329,7 @@ def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None
     elif S[S_LED] < 0 and card < 52:
         S[S_LED] = card // 13  # 1.8: the first non-joker card sets the led suit
     S[S_HAND + seat] ^= bit
+    S[K_SEAT_PLAYED + seat] |= bit  # public: who played which card
     S[S_TRICK + k] = card
     S[S_N_IN_TRICK] = k + 1
     if k + 1 == P[P_N_PLAYERS]:

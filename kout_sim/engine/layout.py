@@ -220,6 +220,12 @@ B_PROJ_GP = 90  # 2 entries: game points of each team's counted projects
 B_STOCK = 92  # 11 entries: the undealt cards in dealing order (simulation)
 B_BALOOT_TO = 103  # team whose points include the Baloot (-1 none)
 S_SIZE = 104
+# Kout only (public record of the hand, read by the auction-aware sampler kout_sim.players.auction;
+# these slots are Baloot's B_STOCK in the other family, which never writes them in Kout):
+K_CALL_LOG = (
+    92  # the auction calls in order, one byte each (call index + 1; 0 = none), from dealer+1
+)
+K_SEAT_PLAYED = 93  # 6 entries: the cards each seat has played this hand (current trick included)
 
 MODE_SUN = 1
 MODE_HOKUM = 2

@@ -9,7 +9,9 @@ with the most visits. The node pool is preallocated numpy, reused between decisi
 
 Parameters (slots of the seat's parameter row; slots 16.. hold the rollout heuristic's row):
 ``iterations``, ``c`` (exploration constant), ``epsilon`` (random rollout moves), ``reward``
-(0: hand points, 1: contract made, 2: match-win estimate that sees the score).
+(0: hand points, 1: contract made, 2: match-win estimate that sees the score), ``calls``; in Kout
+``auction`` and ``auction_tries``: determinizations that agree with the observed calls
+(:mod:`.auction`).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from ..engine.layout import (
     S_TO_ACT,
 )
 from ..engine.rng import below, next_u64
+from .auction import reject_step
 from .heuristic import choose_heuristic
 from .kinds import Param
 from .sampler import determinize
@@ -67,6 +70,28 @@ ISMCTS_PARAMS: tuple[Param, ...] = (
         "heuristic and search the card play only",
     ),
 )
+AUCTION_PARAMS: tuple[Param, ...] = (
+    Param(
+        "auction",
+        5,
+        0,
+        0,
+        1,
+        "1: keep only sampled deals in which the heuristic would have made the other seats' "
+        "observed calls (rejection, kout_sim/players/auction.py); 0: ignore the auction",
+    ),
+    Param(
+        "auction_tries",
+        6,
+        100,
+        1,
+        100_000,
+        "with auction=1: deals drawn at most per determinization; if none agrees, the one that "
+        "agreed with the most calls is used",
+    ),
+)
+ISMCTS_KOUT_PARAMS = (*ISMCTS_PARAMS, *AUCTION_PARAMS)
+"""Kout: the auction-aware sampler is an option (Baloot's buying auction is not replayed)."""
 ROLLOUT = 16  # first slot of the rollout heuristic's parameter row
 
 # node pool: int rows
@@ -185,8 +210,24 @@ def _make_search(family: int) -> Callable[..., int]:
         _new_node(nodes, value, 0, -1, -1, -1)
         n_nodes = 1
         D = np.empty(S_SIZE, dtype=np.int64)
+        best_deal = np.empty(S_SIZE, dtype=np.int64)  # scratch of the auction-aware sampler
+        replay = np.empty(S_SIZE, dtype=np.int64)
+        tries = max(1, int(prm[6])) if prm[5] != 0 else 0  # 0: the exact sampler alone
         for _ in range(iterations):
-            determinize(S, P, STR, seat, rng, D)
+            t = 0
+            top = -1
+            while True:  # with auction=1 (Kout): rejection against the calls (.auction)
+                determinize(S, P, STR, seat, rng, D)
+                t += 1
+                if family == FAMILY_BALOOT:  # pruned: no auction replay in Baloot
+                    break
+                if tries == 0:
+                    break
+                top = reject_step(
+                    D, S, P, MS, prm[ROLLOUT:], seat, rng, tries, t, top, best_deal, replay
+                )
+                if top < 0:
+                    break
             node = 0
             while D[S_PHASE] != PH_OVER:
                 legal = legal_mask(D, P, STR, family)

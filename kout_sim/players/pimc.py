@@ -26,8 +26,9 @@ Calls are the heuristic's, or with ``calls=1`` in Kout the sampled deals' par: t
 highest contract it makes double dummy as the bidder (over the trumps it may name, RULES.md 1.4 /
 2.4) in at least a ``p_make`` share of the samples, and passes when that is below the lowest bid
 it may make (the dealer who may not pass bids the lowest, 1.3 / 2.3); as the bidder it names the
-trump that makes the contract in the most samples. The other seats' calls are not read as
-information about their hands (the samples are the sampler's, uniform over the unseen cards).
+trump that makes the contract in the most samples. The other seats' calls are read as
+information about their hands only with ``auction=1`` (Kout: each sample agrees with the observed
+calls, :mod:`.auction`); by default the samples are the sampler's, uniform over the unseen cards.
 Baloot calls are the heuristic's.
 
 Ties (equal sums; with ``objective`` 2 the common case late in a hand) go to the heuristic's card
@@ -37,7 +38,8 @@ whose player must lead it and ``N + 1`` to the other (``N`` tricks): worse or be
 number of tricks, as in :mod:`kout_sim.solver`.
 
 Parameters (slots of the seat's parameter row; slots 16.. hold the heuristic's row):
-``samples``, ``objective``, ``calls``, ``p_make``.
+``samples``, ``objective``, ``calls``, ``p_make``; in Kout ``auction`` and ``auction_tries``
+(determinizations that agree with the observed calls, :mod:`.auction`).
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ from ..engine.layout import (
     S_TRICKS,
     TRUMP,
 )
+from .auction import reject_step
 from .heuristic import choose_heuristic
 from .kinds import Param
 from .sampler import determinize
@@ -115,6 +118,28 @@ PIMC_PARAMS: tuple[Param, ...] = (
         "samples (else pass)",
     ),
 )
+PIMC_KOUT_PARAMS = (
+    *PIMC_PARAMS,
+    Param(
+        "auction",
+        4,
+        0,
+        0,
+        1,
+        "1: keep only sampled deals in which the heuristic would have made the other seats' "
+        "observed calls (rejection, kout_sim/players/auction.py); 0: ignore the auction",
+    ),
+    Param(
+        "auction_tries",
+        5,
+        100,
+        1,
+        100_000,
+        "with auction=1: deals drawn at most per sample; if none agrees, the one that agreed "
+        "with the most calls is used",
+    ),
+)
+"""Kout: the auction-aware sampler is an option (Baloot's buying auction is not replayed)."""
 ROLLOUT = 16  # first slot of the heuristic's parameter row (calls and ties)
 TT_BITS_4 = 16  # transposition table of a 4-seat decision: 2**16 entries (1.5 MB)
 TT_BITS_6 = 18  # a 6-seat decision
@@ -226,6 +251,7 @@ def par_call(
     S: np.ndarray,
     P: np.ndarray,
     STR: np.ndarray,
+    MS: np.ndarray,
     rng: np.ndarray,
     prm: np.ndarray,
     mask: int,
@@ -245,9 +271,20 @@ def par_call(
         return heuristic
     counts = np.zeros((4, 64), dtype=np.int64)
     x = np.zeros(K.X_SIZE, dtype=np.int64)
+    tries = max(1, int(prm[5])) if prm[4] != 0 else 0  # the auction so far; 0: exact sampler
+    R = np.empty(D.shape[0], dtype=np.int64)
     for _ in range(samples):
-        if determinize(S, P, STR, seat, rng, D) < 0:
-            return heuristic
+        t = 0
+        top = -1
+        while True:  # with auction=1: rejection against the calls so far (.auction)
+            if determinize(S, P, STR, seat, rng, D) < 0:
+                return heuristic
+            t += 1
+            if tries == 0:
+                break
+            top = reject_step(D, S, P, MS, prm[ROLLOUT:], seat, rng, tries, t, top, F, R)
+            if top < 0:
+                break
         par_counts(P, STR, W, tt, D, F, x, seat, floor, counts)
     if not auction:  # the trump that makes the contract in the most samples
         best = -1
@@ -301,7 +338,7 @@ def _make_pimc(family: int) -> Callable[..., int]:
         D = np.empty(S_SIZE, dtype=np.int64)
         T = np.empty(S_SIZE, dtype=np.int64)
         if family == FAMILY_KOUT and phase != PH_PLAY:  # the family test first: pruned
-            return par_call(S, P, STR, rng, prm, mask, heuristic, W, tt, D, T, samples)
+            return par_call(S, P, STR, MS, rng, prm, mask, heuristic, W, tt, D, T, samples)
         out = np.zeros(64, dtype=np.int64)
         sums = np.zeros(64, dtype=np.int64)
         K.begin(S, P, STR, W)  # C_TEAM and C_TOTAL: the contract is public
@@ -317,9 +354,22 @@ def _make_pimc(family: int) -> Callable[..., int]:
         need_mine = target if mine else n_all - target + 1
         taken_field = (B_CARD_PTS if family == FAMILY_BALOOT else S_TRICKS) + C[K.C_TEAM]
         d = S[S_N_DONE] * C[K.C_N] + S[S_N_IN_TRICK]
+        tries = max(1, int(prm[5])) if prm[4] != 0 else 0  # 0: the exact sampler alone
+        R = np.empty(S_SIZE, dtype=np.int64)  # scratch of the auction-aware sampler
         for _ in range(samples):
-            if determinize(S, P, STR, seat, rng, D) < 0:
-                return heuristic
+            t = 0
+            top = -1
+            while True:  # with auction=1 (Kout): rejection against the calls (.auction)
+                if determinize(S, P, STR, seat, rng, D) < 0:
+                    return heuristic
+                t += 1
+                if family == FAMILY_BALOOT:  # pruned: no auction replay in Baloot
+                    break
+                if tries == 0:
+                    break
+                top = reject_step(D, S, P, MS, prm[ROLLOUT:], seat, rng, tries, t, top, T, R)
+                if top < 0:
+                    break
             K.begin(D, P, STR, W)
             if objective == 2:
                 m = mask

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .baloot_heuristic import BALOOT_PARAMS
-from .ismcts import ISMCTS_PARAMS
+from .ismcts import ISMCTS_KOUT_PARAMS, ISMCTS_PARAMS
 from .kinds import KIND_HEURISTIC, KIND_ISMCTS, KIND_PIMC, KIND_RANDOM, SEARCH_KINDS, Param
 from .kout_heuristic import KOUT_PARAMS
-from .pimc import PIMC_PARAMS
+from .pimc import PIMC_KOUT_PARAMS, PIMC_PARAMS
 
 N_PARAMS = 32  # float64 slots per seat in the kernels' parameter rows (16.. : a search's rollouts)
 
@@ -66,7 +66,7 @@ PLAYERS: dict[str, PlayerType] = {
         "ismcts",
         KIND_ISMCTS,
         "single-observer information set Monte Carlo tree search with heuristic rollouts",
-        {"kout": ISMCTS_PARAMS, "baloot": ISMCTS_PARAMS},
+        {"kout": ISMCTS_KOUT_PARAMS, "baloot": ISMCTS_PARAMS},
         rollout="heuristic",
     ),
     "pimc": PlayerType(
@@ -74,7 +74,7 @@ PLAYERS: dict[str, PlayerType] = {
         KIND_PIMC,
         "perfect-information Monte Carlo: the hidden hands sampled, each sample solved double "
         "dummy, the card best over the samples (calls by the heuristic)",
-        {"kout": PIMC_PARAMS, "baloot": PIMC_PARAMS},
+        {"kout": PIMC_KOUT_PARAMS, "baloot": PIMC_PARAMS},
         rollout="heuristic",
     ),
 }
