@@ -24,6 +24,7 @@ from ..engine._jit import (
 from ..engine.baloot import completion_masks
 from ..engine.deal import deck_cards, first_dealer_in
 from ..engine.game import apply_action, legal_mask, start_hand
+from ..engine.kout import record_card
 from ..engine.layout import (
     B_ASHKAL,
     B_BALOOT_SEAT,
@@ -222,6 +223,8 @@ def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
                 legal[t] = mask
             if t < packed.shape[0]:
                 packed[t] = code | (seat << 8) | (popcount(mask) << 12)
+            if searching != NO_SEARCH and family == FAMILY_KOUT and is_card:
+                record_card(S, seat, action)
             apply_action(S, P, STR, action, family)
             t += 1
         if n_calls % 8 != 0:

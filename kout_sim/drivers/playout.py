@@ -26,6 +26,7 @@ import numpy as np
 
 from ..engine._jit import jit_alloc
 from ..engine.game import apply_action, legal_mask
+from ..engine.kout import record_card
 from ..engine.layout import (
     CALL,
     FAMILY_BALOOT,
@@ -62,6 +63,8 @@ def _make_entry(family: int, searching: int) -> Callable[..., int]:
         actions: np.ndarray,
     ) -> int:
         if first >= 0:
+            if searching != NO_SEARCH and family == FAMILY_KOUT and S[S_PHASE] == PH_PLAY:
+                record_card(S, S[S_TO_ACT], first)
             apply_action(S, P, STR, first, family)
         ctx = context(P, STR, kinds, params)
         t = 0
@@ -90,6 +93,8 @@ def _make_entry(family: int, searching: int) -> Callable[..., int]:
                 return -1
             if t < actions.shape[0]:  # the global action id, as in play_hand's trace
                 actions[t] = action if S[S_PHASE] == PH_PLAY else CALL + action
+            if searching != NO_SEARCH and family == FAMILY_KOUT and S[S_PHASE] == PH_PLAY:
+                record_card(S, seat, action)
             apply_action(S, P, STR, action, family)
             t += 1
         return t

@@ -307,6 +307,16 @@ def record_play(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
     S[S_VOIDS] |= shown
 
 
+@jit_leaf
+def record_card(S: np.ndarray, seat: int, card: int) -> None:
+    """Enter ``card`` as played by ``seat`` in the hand's public record (``K_SEAT_PLAYED``: who
+    played which card). Kout only. The searching play loops write it, before they apply the card,
+    for the auction-aware sampler (:mod:`kout_sim.players.auction`); the engine itself does not,
+    so a line-up without a search pays nothing for it. A state whose record does not hold every
+    card played is not constrained by the auction."""
+    S[K_SEAT_PLAYED + seat] |= np.int64(1) << card
+
+
 @jit
 def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None:
     """Play ``card`` (assumed legal) for the seat to act; closes tricks and the hand."""
@@ -329,7 +339,6 @@ def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None
     elif S[S_LED] < 0 and card < 52:
         S[S_LED] = card // 13  # 1.8: the first non-joker card sets the led suit
     S[S_HAND + seat] ^= bit
-    S[K_SEAT_PLAYED + seat] |= bit  # public: who played which card
     S[S_TRICK + k] = card
     S[S_N_IN_TRICK] = k + 1
     if k + 1 == P[P_N_PLAYERS]:

@@ -56,8 +56,11 @@ from ..engine.layout import (
     S_MALZOOM,
     S_N_ACTIONS,
     S_N_CALLS,
+    S_N_IN_TRICK,
     S_PHASE,
+    S_PLAYED,
     S_TO_ACT,
+    S_TRICK,
     S_TRUMP,
     TRUMP,
 )
@@ -100,12 +103,22 @@ def auction_agreement(
     tuple[float, int]
         The likelihood ratio in [0, 1] (1: the heuristic makes every observed call; with its
         ``epsilon`` 0 the ratio is 0 or 1) and the number of replayed calls the heuristic makes.
-        A state whose log does not match its call count gives (1.0, 0): no constraint.
+        A state whose log does not match its call count, or whose record of who played which
+        card (``K_SEAT_PLAYED``, written by the searching play loops) does not hold every card
+        played, gives (1.0, 0): no constraint.
     """
     n = P[P_N_PLAYERS]
     made = S[S_N_CALLS]
     log = S[K_CALL_LOG]
     if made == 0 or (log >> (8 * made)) != 0 or ((log >> (8 * (made - 1))) & 255) == 0:
+        return 1.0, 0
+    recorded = np.int64(0)  # the public record must hold every card played (record_card)
+    for s in range(n):
+        recorded |= S[K_SEAT_PLAYED + s]
+    played = S[S_PLAYED]
+    for k in range(S[S_N_IN_TRICK]):
+        played |= np.int64(1) << S[S_TRICK + k]
+    if recorded != played:
         return 1.0, 0
     eps = prm[K_EPSILON]
     dealer = S[S_DEALER]

@@ -18,6 +18,7 @@ import pytest
 from kout_sim import cards as C
 from kout_sim.engine import layout as L
 from kout_sim.engine.game import legal_mask
+from kout_sim.engine.kout import record_card
 from kout_sim.engine.step import NumbaHand
 from kout_sim.engine.tables import tables_of
 from kout_sim.players import parse_lineup
@@ -79,6 +80,7 @@ def heuristic_auction_position(
         quiet = [a for a in legal if C.suit_of(C.parse_card(a)) not in (-1, trump)]
         card = C.parse_card(rnd.choice(quiet or legal))
         pos.plays.append((seat, card))
+        record_card(hand.S, seat, card)  # as the searching play loops do
         hand.apply(C.format_card(card))
     return pos
 
@@ -296,3 +298,48 @@ def test_pimc_with_the_auction_is_legal_and_ignores_hidden_cards() -> None:
         "kout_bo_4",
         lambda S, rng: _decide("kout_bo_4", S, rng, "pimc:samples=2,calls=1,auction=1"),
     )
+
+
+@pytest.mark.parametrize("searching", [False, True])
+def test_the_searching_loop_records_who_played_which_card(searching: bool) -> None:
+    """The public record K_SEAT_PLAYED (read by the auction-aware sampler) is written by the
+    searching play loop before each card, so at every decision of a searching line-up it holds
+    exactly the cards played, each under its player; a line-up without a search leaves it empty
+    (the engine does not write it: no cost on the fast path), and the sampler then does not
+    constrain by the auction."""
+    from kout_sim.drivers.play import hand_traced, random_lineup
+    from kout_sim.drivers.playout import play_out
+    from kout_sim.engine.rng import LANE_PLAY, seed_stream
+    from kout_sim.engine.tables import tables_of
+    from kout_sim.players import parse_lineup
+    from kout_sim.rules import get_rules
+
+    rules = get_rules("kout_bo_4")
+    P, STR = tables_of(rules)
+    spec = "ismcts:iterations=20,auction=1" if searching else "heuristic"
+    lineup = parse_lineup(spec, 4, rules.preset.family)
+    kinds, params = lineup.kinds, lineup.params(rules.preset.family)
+    empty = np.zeros(0, dtype=np.int64)
+    checked = 0
+    for index in range(3):
+        S = np.zeros(L.S_SIZE, dtype=np.int64)
+        rk, rp = random_lineup()
+        hand_traced(P, STR, rk, rp, 7, index, np.zeros(6, np.int64), empty, empty, S, limit=0)
+        play = np.empty(4, dtype=np.uint64)
+        seed_stream(play, 7, index, LANE_PLAY)
+        MS = np.zeros(L.M_SIZE, dtype=np.int64)
+        mine: dict[int, int] = {}
+        while S[L.S_PHASE] != L.PH_OVER:
+            seat, before = int(S[L.S_TO_ACT]), int(S[L.S_PHASE])
+            chosen = np.zeros(1, dtype=np.int64)
+            assert play_out(S, P, STR, MS, play, kinds, params, -1, 1, -1, chosen) == 1
+            if before == L.PH_PLAY:
+                mine[seat] = mine.get(seat, 0) | (1 << int(chosen[0]))
+            recorded = {s: int(S[L.K_SEAT_PLAYED + s]) for s in range(4)}
+            if S[L.S_PHASE] != L.PH_OVER:
+                checked += 1
+                if searching:
+                    assert recorded == {s: mine.get(s, 0) for s in range(4)}
+                else:
+                    assert not any(recorded.values())
+    assert checked > 50

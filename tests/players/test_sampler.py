@@ -295,6 +295,8 @@ def _check_sample(pos: Position, seat: int, S_det: np.ndarray) -> None:
     assert replayed is not None
     diff = np.flatnonzero(replayed != S_det)
     allowed = set(PROJECT_FIELDS) | set(range(L.B_STOCK, L.B_STOCK + 11)) if pos.baloot else set()
+    if not pos.baloot:  # who played which card: the searching play loops' record, not the engine's
+        allowed |= set(range(L.K_SEAT_PLAYED, L.K_SEAT_PLAYED + 6))
     assert set(diff.tolist()) <= allowed, diff
 
 
