@@ -6,7 +6,6 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy import stats as st
 
 from ..stats import wilson
 from .evaluate import Option, Outcomes
@@ -25,6 +24,8 @@ def mean_ci(x: np.ndarray) -> tuple[float | None, list[float | None]]:
     m = float(x.mean())
     if len(x) == 1:
         return m, [m, m]
+    from scipy import stats as st  # here: scipy.stats takes 0.4 s to import, every start
+
     half = float(st.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x)))
     return m, [m - half, m + half]
 
