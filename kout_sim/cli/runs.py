@@ -1,0 +1,266 @@
+"""The commands that play: ``simulate``, ``bench``, ``duel``."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..commands import command_line
+from ._base import COUNT, _fail, _parse_options, main
+
+
+@main.command()
+@click.option("--preset", default="kout_bo_4", show_default=True, help="Rule preset.")
+@click.option("--option", "option", multiple=True, metavar="KEY=VALUE", help="Preset option.")
+@click.option(
+    "--players",
+    multiple=True,
+    metavar="SPEC",
+    help="Player NAME[:KEY=VALUE,...]: once for every seat, twice for team 0 and team 1, or once "
+    "per seat [heuristic; `--players random` for uniformly random calls and cards]. See "
+    "`kout-sim players`.",
+)
+@click.option(
+    "--matches",
+    type=COUNT,
+    default=None,
+    help="Whole matches, at most 10^10 (1e6 is accepted) [10,000].",
+)
+@click.option(
+    "--hands",
+    type=COUNT,
+    default=None,
+    help="Play N independent hands instead (not with --matches).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Run seed, 0 .. 2^63-1.")
+@click.option("--out", type=click.Path(), default=None, help="Run folder [data/runs/...].")
+@click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
+@click.option("--actions", is_flag=True, help="Also write one row per decision (actions table).")
+@click.option(
+    "--solve",
+    is_flag=True,
+    help="Also solve every hand double dummy (dd_* columns, docs/solver.md): milliseconds a hand.",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Run the shards on a Dask cluster: a scheduler address, or local:N for a local one.",
+)
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Finish an interrupted or failed run (same settings): plays its missing or damaged shards.",
+)
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace an existing run folder (only one kout-sim wrote; other files stay).",
+)
+def simulate(
+    preset: str,
+    option: tuple[str, ...],
+    players: tuple[str, ...],
+    matches: int | None,
+    hands: int | None,
+    seed: int,
+    out: str | None,
+    workers: int | None,
+    actions: bool,
+    solve: bool,
+    scheduler: str | None,
+    resume: bool,
+    overwrite: bool,
+) -> None:
+    """Play matches (or hands), write parquet shards, print bid success by contract.
+
+    The run folder holds run.json (settings, status and a manifest of every shard) and the shards;
+    it is locked while written. Ctrl-C stops the run within a second or two, keeping the complete
+    shards, and prints the command that finishes it (--resume). `kout-sim verify DIR` checks every
+    shard against the manifest."""
+    from ..sim import simulate as run_simulation
+    from ..sim import summarize
+    from ..sim.run import Interrupted
+
+    try:
+        folder = run_simulation(
+            preset,
+            options=_parse_options(option),
+            players=list(players) or "heuristic",
+            matches=matches,
+            hands=hands,
+            seed=seed,
+            out=out,
+            workers=workers,
+            actions=actions,
+            solve=solve,
+            scheduler=scheduler,
+            overwrite=overwrite,
+            resume=resume,
+        )
+    except Interrupted as stop:
+        rest = command_line(
+            "simulate",
+            preset=preset,
+            option=option,
+            players=players,
+            hands=hands,
+            matches=matches,
+            seed=seed,
+            out=stop.out,
+            actions=actions,
+            solve=solve,
+            scheduler=scheduler or None,
+            resume=True,
+        )
+        click.echo(f"{stop}:\n  {rest}", err=True)
+        sys.exit(130)
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+        return
+    click.echo(summarize(folder))
+
+
+@main.command()
+@click.option("--preset", default="kout_bo_4", show_default=True, help="Rule preset.")
+@click.option(
+    "--players", default="random", show_default=True, metavar="SPEC", help="Player of every seat."
+)
+@click.option("--workers", type=int, default=1, show_default=True, help="Threads.")
+@click.option("--hands", type=COUNT, default=2_000_000, show_default=True, help="Hands a repeat.")
+@click.option("--repeats", type=int, default=5, show_default=True, help="Repeats (median).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--reference", is_flag=True, help="Also time the reference engine; report speedup.")
+@click.option(
+    "--solver",
+    is_flag=True,
+    help="Time double-dummy solves instead: full hands from the first lead of random deals.",
+)
+@click.option(
+    "--deals", type=int, default=1000, show_default=True, help="Deals solved (with --solver)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench(
+    preset: str,
+    players: str,
+    workers: int,
+    hands: int,
+    repeats: int,
+    seed: int,
+    reference: bool,
+    solver: bool,
+    deals: int,
+    as_json: bool,
+) -> None:
+    """Full hands per second (deal, auction, trump, play, scoring, result row); with --solver,
+    milliseconds per double-dummy solve."""
+    from ..bench import bench as run_bench
+    from ..bench import bench_solver
+
+    try:
+        if solver:
+            from ..rules import get_rules
+
+            result = bench_solver(get_rules(preset), deals=deals, seed=seed)
+        else:
+            result = run_bench(
+                preset,
+                players=players,
+                workers=workers,
+                hands=hands,
+                repeats=repeats,
+                seed=seed,
+                reference=reference,
+            )
+    except ValueError as exc:
+        _fail(str(exc))
+        return
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        for key, value in result.items():
+            click.echo(f"{key:>28}: {value}")
+
+
+@main.command()
+@click.option("--preset", default="kout_bo_4", show_default=True, help="Rule preset.")
+@click.option("--option", "option", multiple=True, metavar="KEY=VALUE", help="Preset option.")
+@click.option("--team-a", required=True, metavar="SPEC", help="Player of team A's seats.")
+@click.option("--team-b", required=True, metavar="SPEC", help="Player of team B's seats.")
+@click.option("--matches", type=COUNT, default=None, help="Deal sequences [1,000].")
+@click.option(
+    "--hands",
+    type=COUNT,
+    default=None,
+    help="Duel on N independent hands instead (not with --matches).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
+@click.option("--out", type=click.Path(), default=None, help="Duel folder [data/duels/...].")
+@click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--overwrite", is_flag=True, help="Replace an existing duel folder (only one kout-sim wrote)."
+)
+@click.option("--resume", is_flag=True, help="Finish an interrupted duel (same settings).")
+def duel(
+    preset: str,
+    option: tuple[str, ...],
+    team_a: str,
+    team_b: str,
+    matches: int | None,
+    hands: int | None,
+    seed: int,
+    out: str | None,
+    workers: int | None,
+    as_json: bool,
+    overwrite: bool,
+    resume: bool,
+) -> None:
+    """Duplicate duel: every deal sequence played twice with the teams exchanged.
+
+    Reports team A's match win rate and point margin per hand with 95% intervals, the variance
+    reduction of the pairing, and bid success by contract per side; the runs and duel.json go
+    under --out. With a searching player (ismcts) it first says how long it will take; Ctrl-C
+    stops it after the shards being played and prints the command that finishes it (--resume).
+    """
+    from ..sim.duel import _jsonable, report
+    from ..sim.duel import duel as run_duel
+    from ..sim.run import Interrupted
+
+    try:
+        result = run_duel(
+            preset,
+            team_a,
+            team_b,
+            options=_parse_options(option),
+            matches=matches,
+            hands=hands,
+            seed=seed,
+            out=out,
+            workers=workers,
+            overwrite=overwrite,
+            resume=resume,
+            log=lambda line: click.echo(line, err=True),
+        )
+    except Interrupted as stop:
+        folder = stop.out.rsplit("/", 1)[0]  # the duel folder of the interrupted ab/ or ba/ run
+        rest = command_line(
+            "duel",
+            preset=preset,
+            team_a=team_a,
+            team_b=team_b,
+            option=option,
+            hands=hands,
+            matches=matches,
+            seed=seed,
+            out=folder,
+            resume=True,
+        )
+        click.echo(f"{stop}:\n  {rest}", err=True)
+        sys.exit(130)
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+        return
+    click.echo(json.dumps(_jsonable(result)) if as_json else report(result))
