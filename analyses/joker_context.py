@@ -454,8 +454,6 @@ def write_context(
     tables = kout_sim.load(play)
     forks = pl.scan_parquet(forks_folder / "forks" / "*.parquet")
     context = play_context(forks, tables["hands"], tables["actions"])
-    (folder / "context").mkdir(exist_ok=True)
-    context.write_parquet(folder / "context" / "part-00000.parquet")
     settings = json.loads((play / "run.json").read_text())
     meta = {
         key: fs[key]
@@ -470,5 +468,14 @@ def write_context(
         play=PLAY_FOLDER,
         writer=WRITER,
     )
-    Store(folder).write_json(meta, "run.json")
+    write_context_table(folder, context, meta)
     return folder
+
+
+def write_context_table(folder: Path, context: pl.DataFrame, meta: dict[str, Any]) -> None:
+    """Write the forks' contexts as ``folder/context/part-00000.parquet``, then ``meta`` as the
+    folder's ``run.json`` (each file atomically, through :class:`~kout_sim.io.store.Store`)."""
+    (folder / "context").mkdir(parents=True, exist_ok=True)
+    store = Store(folder)
+    store.write_table(context.to_arrow(), "context", "part-00000.parquet")
+    store.write_json(meta, "run.json")

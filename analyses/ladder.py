@@ -74,7 +74,7 @@ from .bid_forks import (
     paired_differences,
 )
 from .bid_success import contract_results, expected_points
-from .joker_context import context_value, play_context, with_context
+from .joker_context import context_value, play_context, with_context, write_context_table
 from .joker_lead import joker_value
 from .match_length import hands_per_match
 
@@ -682,17 +682,13 @@ def write_rung(
             except ValueError as exc:
                 skipped["joker_context"] = f"no context: {exc}"
             else:
-                (folder / "joker-context" / "context").mkdir(parents=True, exist_ok=True)
-                Store(folder / "joker-context").write_json(
-                    {
-                        "kind": "joker_context_table",
-                        "forks": len(context),
-                        "source": "hands",
-                        "writer": WRITER,
-                    },
-                    "run.json",
-                )
-                context.write_parquet(folder / "joker-context" / "context" / "part-00000.parquet")
+                meta = {
+                    "kind": "joker_context_table",
+                    "forks": len(context),
+                    "source": "hands",
+                    "writer": WRITER,
+                }
+                write_context_table(folder / "joker-context", context, meta)
                 parts["joker_context"] = "joker-context"
     if bid_hands > 0:
 
