@@ -402,24 +402,10 @@ BID_FORKS_KIND = "bid_forks"
 
 
 def _bucket_label(lo: int, hi: int, family: str = "kout_bo") -> str:
-    if family == "baloot":
-        blo, bhi = BALOOT_STRENGTH_RANGE
-        top = hi + BALOOT_STRENGTH_STEP - 1
-        if lo == blo and hi == bhi:
-            return "any Sun card points"
-        if lo == blo:
-            return f"up to {top} Sun card points"
-        if hi == bhi:
-            return f"{lo} Sun card points or more"
-        return f"{lo}-{top} Sun card points"
-    klo, khi = KOUT_STRENGTH_RANGE
-    if lo == klo and hi == khi:
-        return "any strength"
-    if lo == klo:
-        return f"strength {hi} or less"
-    if hi == khi:
-        return f"strength {lo} or more"
-    return f"strength {lo}" if lo == hi else f"strength {lo}-{hi}"
+    """The strength range of buckets ``lo``..``hi`` (:func:`with_strength`) as text."""
+    return bid_success.strength_label(
+        lo, hi, family, BALOOT_STRENGTH_RANGE, BALOOT_STRENGTH_STEP, "Sun card points"
+    )
 
 
 def guide_ranges(forks: Frame, *, min_n: int = 30) -> pl.DataFrame:

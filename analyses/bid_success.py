@@ -487,18 +487,26 @@ def guide_ranges(
     return out.with_columns(separated=separated.fill_null(False))
 
 
-def strength_label(lo: int, hi: int, family: str) -> str:
-    """The strength range of buckets ``lo``..``hi`` as text (end buckets pool what lies beyond)."""
+def strength_label(
+    lo: int,
+    hi: int,
+    family: str,
+    baloot: tuple[int, int] = BALOOT_STRENGTH_RANGE,
+    step: int = CARD_POINTS_STEP,
+    unit: str = "card points",
+) -> str:
+    """The strength range of buckets ``lo``..``hi`` as text (end buckets pool what lies beyond).
+    Baloot buckets are ``step`` points of ``unit`` wide, ``baloot`` their first and last."""
     if family == "baloot":
-        blo, bhi = BALOOT_STRENGTH_RANGE
-        top = hi + CARD_POINTS_STEP - 1
+        blo, bhi = baloot
+        top = hi + step - 1
         if lo == blo and hi == bhi:
-            return "any card points"
+            return f"any {unit}"
         if lo == blo:
-            return f"up to {top} card points"
+            return f"up to {top} {unit}"
         if hi == bhi:
-            return f"{lo} card points or more"
-        return f"{lo}-{top} card points"
+            return f"{lo} {unit} or more"
+        return f"{lo}-{top} {unit}"
     klo, khi = KOUT_STRENGTH_RANGE
     if lo == klo and hi == khi:
         return "any strength"
