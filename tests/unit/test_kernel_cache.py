@@ -106,7 +106,7 @@ def test_kernel_cache_closure_follows_the_layers() -> None:
     assert J.PACKAGE / "drivers" / "fork.py" not in play
 
 
-def test_kernel_cache_relative_imports_resolve(tmp_path: Path) -> None:
+def test_kernel_cache_relative_imports_resolve() -> None:
     """``from ..engine import layout as L`` names the submodule, ``from ..engine.layout import X``
     the module, ``from .. import cards`` the module ``cards`` (not the package's __init__)."""
     deps = J._imports(J.PACKAGE / "io" / "features.py")
