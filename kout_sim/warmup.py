@@ -63,10 +63,10 @@ def warm_baloot_forks() -> float:
 
 
 def warm_search_forks(family: str) -> float:
-    """Compile what the forks of an ISMCTS line-up add to its hands driver: the play-on entry point
-    of ``family`` and the search class (``drivers.playout``) and the record kernels the stepped
-    driver calls from Python (kout_bo_4: 6.6 s of CPU for the entry after the hands driver);
-    returns the seconds it took."""
+    """Compile what the forks of an ISMCTS line-up add to its batch entry: the record kernels
+    the stepped driver (``sim.search_fork``) calls from Python (its play-outs run in the searching
+    class's one batch entry, ``drivers.play._searching``, compiled before); returns the seconds it
+    took."""
     from .rules import get_rules
     from .sim.bid_fork import bid_fork_records
     from .sim.fork import fork_records

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 import kout_sim
 from kout_sim import cards as C
 from kout_sim import reference as R
-from kout_sim.advise import Evaluator, read_position, short_record
+from kout_sim.advisor import Evaluator, read_position, short_record
 from kout_sim.cli import main
 from kout_sim.engine import layout as L
 from kout_sim.errors import IllegalAction, InvalidRecord

@@ -71,8 +71,8 @@ def advise(
 ) -> None:
     """What should the seat to act call or play? Every legal call or card, on sampled deals of the
     hidden hands (docs/advise.md)."""
-    from ..advise import advise as run_advise
-    from ..advise import format_table, short_record
+    from ..advisor import advise as run_advise
+    from ..advisor import format_table, short_record
 
     try:
         if record_file is not None:

@@ -78,7 +78,7 @@ from ..engine.layout import (
 from ..engine.rng import seed_stream
 from ..players.kinds import NO_SEARCH
 from ..players.policy import choose
-from .play import Context, context, deal_alone, new_lanes, play_hand, scratch_row
+from .play import ALL, Context, context, deal_alone, new_lanes, play_hand, scratch_row
 
 LANE_FORK = 2
 """Lane of fork ``k`` of a hand: ``LANE_FORK + k`` (lanes 0 and 1 are the deal and the play)."""
@@ -166,7 +166,9 @@ def play_on(
     of those decisions, or -1 if a policy chose an illegal action."""
     apply_action(S, ctx.P, ctx.STR, action, family)
     no_packed = np.empty(0, dtype=np.int32)
-    return play_hand(S, MS, rng, ctx, row, actions, legal, no_packed, -1, NO_SEARCH, family)
+    return play_hand(
+        S, MS, rng, ctx, row, actions, legal, no_packed, np.int64(-1), ALL, NO_SEARCH, family
+    )
 
 
 @jit_leaf

@@ -122,6 +122,7 @@ from ..engine.layout import (
     X_N_HANDS,
     X_REASON,
     X_SCORE,
+    X_SIZE,
     X_WINNER,
 )
 from ..engine.match import apply_hand, new_match
@@ -132,6 +133,9 @@ from ..players.policy import choose, workspace
 from ..players.registry import N_PARAMS
 
 BLOCK = 512  # the fewest hands worth a thread of their own
+
+ALL = np.int64(-1)
+"""``allowed`` of :func:`play_hand` that restricts nothing (every bit set)."""
 
 
 class Context(NamedTuple):
@@ -183,6 +187,7 @@ def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
         legal: np.ndarray,
         packed: np.ndarray,
         limit: int,
+        allowed: int,
     ) -> int:
         P, STR = ctx.P, ctx.STR
         t = 0
@@ -192,6 +197,11 @@ def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
             row[R_CALLS + k] = 0
         while S[S_PHASE] != PH_OVER and t != limit:
             mask = legal_mask(S, P, STR, family)
+            if t == 0:
+                mask &= allowed
+                if mask == 0:
+                    t = -2
+                    break
             seat = S[S_TO_ACT]
             action = choose(
                 S,
@@ -220,6 +230,7 @@ def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
                     word = np.int64(0)
             if t < actions.shape[0]:
                 actions[t] = code
+            if t < legal.shape[0]:
                 legal[t] = mask
             if t < packed.shape[0]:
                 packed[t] = code | (seat << 8) | (popcount(mask) << 12)
@@ -256,29 +267,32 @@ def play_hand(
     legal: np.ndarray,
     packed: np.ndarray,
     limit: int,
+    allowed: int,
     searching: int,
     family: int,
 ) -> int:
     """Play the hand in ``S`` to its end (or ``limit`` decisions, if >= 0), each decision made by
-    the acting seat's policy.
+    the acting seat's policy, the first among the legal actions of ``allowed`` only (a bitmask of
+    phase-relative actions; ``ALL`` restricts nothing).
 
     ``ctx`` holds the tables and the line-up (:class:`Context`), ``MS`` the match state (the score
     before the hand), ``rng`` the play lane. The calls go to ``row[R_CALLS:]``.
     Non-empty traces receive each decision: ``actions`` / ``legal`` (int64) the global action id and
     the phase-relative legal mask, ``packed`` (int32) action | seat << 8 | n legal << 12.
-    Returns the number of decisions, or -1 if a policy chose an illegal action.
+    Returns the number of decisions, -1 if a policy chose an illegal action, -2 if no legal action
+    is ``allowed``.
     """
     if family == FAMILY_BALOOT:
         if searching == SEARCH_PIMC:
-            return _PLAY_BALOOT_PIMC(S, MS, rng, ctx, row, actions, legal, packed, limit)
+            return _PLAY_BALOOT_PIMC(S, MS, rng, ctx, row, actions, legal, packed, limit, allowed)
         if searching == SEARCH_ISMCTS:
-            return _PLAY_BALOOT_ISMCTS(S, MS, rng, ctx, row, actions, legal, packed, limit)
-        return _PLAY_BALOOT(S, MS, rng, ctx, row, actions, legal, packed, limit)
+            return _PLAY_BALOOT_ISMCTS(S, MS, rng, ctx, row, actions, legal, packed, limit, allowed)
+        return _PLAY_BALOOT(S, MS, rng, ctx, row, actions, legal, packed, limit, allowed)
     if searching == SEARCH_PIMC:
-        return _PLAY_KOUT_PIMC(S, MS, rng, ctx, row, actions, legal, packed, limit)
+        return _PLAY_KOUT_PIMC(S, MS, rng, ctx, row, actions, legal, packed, limit, allowed)
     if searching == SEARCH_ISMCTS:
-        return _PLAY_KOUT_ISMCTS(S, MS, rng, ctx, row, actions, legal, packed, limit)
-    return _PLAY_KOUT(S, MS, rng, ctx, row, actions, legal, packed, limit)
+        return _PLAY_KOUT_ISMCTS(S, MS, rng, ctx, row, actions, legal, packed, limit, allowed)
+    return _PLAY_KOUT(S, MS, rng, ctx, row, actions, legal, packed, limit, allowed)
 
 
 @jit_leaf
@@ -458,7 +472,7 @@ def deal_alone(w: Lanes, P: np.ndarray, seed: int, index: int, family: int) -> N
     """Hand ``index`` of the independent hands of ``seed``: its lanes keyed, a uniformly random
     dealer drawn from the deal lane, the score 0-0."""
     seed_lanes(w, seed, index)
-    deal_hand(w, P, below(w.deal, P[P_N_PLAYERS]), 0, 0, family)
+    deal_hand(w, P, below(w.deal, P[P_N_PLAYERS]), np.int64(0), np.int64(0), family)
 
 
 @jit_leaf
@@ -482,7 +496,18 @@ def _hand_block(
         packed = trace[i] if trace.shape[0] > 0 else no_packed
         row = out[i]
         t = play_hand(
-            w.S, w.MS, w.play, ctx, row, no_trace, no_trace, packed, -1, searching, family
+            w.S,
+            w.MS,
+            w.play,
+            ctx,
+            row,
+            no_trace,
+            no_trace,
+            packed,
+            np.int64(-1),
+            ALL,
+            searching,
+            family,
         )
         record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
         if t < 0:
@@ -519,7 +544,43 @@ def _hand_traced(
     start_hand(S, P, w.deal, dealer, w.deck, w.cards, hands, score0, score1, family)
     row = scratch_row()
     no_packed = np.empty(0, dtype=np.int32)
-    return play_hand(S, w.MS, w.play, ctx, row, actions, legal, no_packed, limit, searching, family)
+    return play_hand(
+        S, w.MS, w.play, ctx, row, actions, legal, no_packed, limit, ALL, searching, family
+    )
+
+
+@jit_leaf
+def _match_hand_start(w: Lanes, P: np.ndarray, row: np.ndarray, family: int) -> None:
+    """Deal the next hand of the match in ``w.MS``; its score and index before it go to ``row``."""
+    MS = w.MS
+    row[R_SCORE_BEFORE] = MS[M_SCORE]
+    row[R_SCORE_BEFORE + 1] = MS[M_SCORE + 1]
+    row[R_HAND_IDX] = MS[M_N_HANDS]
+    deal_hand(w, P, MS[M_DEALER], MS[M_SCORE], MS[M_SCORE + 1], family)
+
+
+@jit_leaf
+def _match_hand_end(w: Lanes, ctx: Context, row: np.ndarray, index: int, family: int) -> None:
+    """Score the finished hand of ``w`` into its match (``index``) and record it in ``row``."""
+    P = ctx.P
+    MS = w.MS
+    apply_hand(MS, w.S, P)
+    record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
+    row[R_MATCH] = index
+    row[R_SCORE_AFTER] = MS[M_SCORE]
+    row[R_SCORE_AFTER + 1] = MS[M_SCORE + 1]
+
+
+@jit_leaf
+def _match_row(out: np.ndarray, MS: np.ndarray, index: int, fd: int) -> None:
+    """The result row of the finished match ``index`` (first dealer ``fd``)."""
+    out[X_MATCH] = index
+    out[X_FIRST_DEALER] = fd
+    out[X_N_HANDS] = MS[M_N_HANDS]
+    out[X_WINNER] = MS[M_WINNER]
+    out[X_REASON] = MS[M_REASON]
+    out[X_SCORE] = MS[M_SCORE]
+    out[X_SCORE + 1] = MS[M_SCORE + 1]
 
 
 @jit_leaf
@@ -555,31 +616,128 @@ def _matches(
             if h >= hand_rows.shape[0]:
                 return -1
             row = hand_rows[h]
-            row[R_SCORE_BEFORE] = MS[M_SCORE]
-            row[R_SCORE_BEFORE + 1] = MS[M_SCORE + 1]
-            row[R_HAND_IDX] = MS[M_N_HANDS]
-            deal_hand(w, P, MS[M_DEALER], MS[M_SCORE], MS[M_SCORE + 1], family)
+            _match_hand_start(w, P, row, family)
             packed = trace[h] if trace.shape[0] > 0 else no_packed
             t = play_hand(
-                w.S, MS, w.play, ctx, row, no_trace, no_trace, packed, -1, searching, family
+                w.S,
+                MS,
+                w.play,
+                ctx,
+                row,
+                no_trace,
+                no_trace,
+                packed,
+                np.int64(-1),
+                ALL,
+                searching,
+                family,
             )
             if t < 0:
                 return -2
-            apply_hand(MS, w.S, P)
-            record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
-            row[R_MATCH] = first + m
-            row[R_SCORE_AFTER] = MS[M_SCORE]
-            row[R_SCORE_AFTER + 1] = MS[M_SCORE + 1]
+            _match_hand_end(w, ctx, row, first + m, family)
             h += 1
-        out = match_rows[m]
-        out[X_MATCH] = first + m
-        out[X_FIRST_DEALER] = fd
-        out[X_N_HANDS] = MS[M_N_HANDS]
-        out[X_WINNER] = MS[M_WINNER]
-        out[X_REASON] = MS[M_REASON]
-        out[X_SCORE] = MS[M_SCORE]
-        out[X_SCORE + 1] = MS[M_SCORE + 1]
+        _match_row(match_rows[m], MS, first + m, fd)
     return h
+
+
+MODE_HANDS = 0
+MODE_MATCHES = 1
+MODE_PLAY_OUT = 2
+"""What the one entry point of a searching line-up class does (:func:`_searching`)."""
+
+
+@jit_leaf
+def _searching(
+    ctx: Context,
+    w: Lanes,
+    mode: int,
+    seed: int,
+    first: int,
+    rows: np.ndarray,
+    match_rows: np.ndarray,
+    trace: np.ndarray,
+    lo: int,
+    hi: int,
+    no_trace: np.ndarray,
+    no_packed: np.ndarray,
+    action: int,
+    limit: int,
+    allowed: int,
+    actions: np.ndarray,
+    searching: int,
+    family: int,
+) -> int:
+    """The hands, matches or play-out of a searching line-up, with one call of :func:`play_hand`.
+
+    Every entry point emits the machine code of everything below it, and a search is the largest
+    code there is, so a searching line-up class has one entry point (docs/compile.md) where the
+    others have one per task. ``mode`` selects the task:
+
+    - ``MODE_HANDS``: hands ``lo..hi-1`` as :func:`_hand_block` (``rows`` the hand rows); returns 0;
+    - ``MODE_MATCHES``: ``len(match_rows)`` matches as :func:`_matches` (``rows`` the hand rows);
+      returns what it does;
+    - ``MODE_PLAY_OUT``: the position in ``w.S`` as :func:`kout_sim.drivers.playout.play_out`
+      (the forced ``action`` if ``>= 0``, then up to ``limit`` decisions, the first among
+      ``allowed``, their ids to ``actions``; ``rows[0]`` a scratch row); returns what
+      :func:`play_hand` does.
+
+    The hands and matches draw exactly what the entry points of the other classes draw.
+    """
+    P = ctx.P
+    MS = w.MS
+    i = lo if mode == MODE_HANDS else 0  # the next hand (hands) or match (matches)
+    h = 0  # hand rows written (matches)
+    fd = np.int64(0)
+    in_match = False
+    while True:
+        packed = no_packed
+        if mode == MODE_HANDS:
+            if i >= hi:
+                return 0
+            deal_alone(w, P, seed, first + i, family)
+            row = rows[i]
+            if trace.shape[0] > 0:
+                packed = trace[i]
+        elif mode == MODE_MATCHES:
+            if not in_match:
+                if i >= match_rows.shape[0]:
+                    return h
+                seed_lanes(w, seed, first + i)
+                fd = first_dealer_in(w.deal, P, w.deck, w.cards)
+                new_match(MS, fd)
+                in_match = True
+            if h >= rows.shape[0]:
+                return -1
+            row = rows[h]
+            if trace.shape[0] > 0:
+                packed = trace[h]
+            _match_hand_start(w, P, row, family)
+        else:
+            row = rows[0]
+            if action >= 0:
+                if family == FAMILY_KOUT and w.S[S_PHASE] == PH_PLAY:
+                    record_card(w.S, w.S[S_TO_ACT], action)
+                apply_action(w.S, P, ctx.STR, action, family)
+        t = play_hand(
+            w.S, MS, w.play, ctx, row, actions, no_trace, packed, limit, allowed, searching, family
+        )
+        if mode == MODE_HANDS:
+            record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
+            if t < 0:
+                row[R_N_ACTIONS] = -1
+            row[R_MATCH] = first + i
+            i += 1
+        elif mode == MODE_MATCHES:
+            if t < 0:
+                return -2
+            _match_hand_end(w, ctx, row, first + i, family)
+            h += 1
+            if MS[M_WINNER] >= 0:
+                _match_row(match_rows[i], MS, first + i, fd)
+                i += 1
+                in_match = False
+        else:
+            return t
 
 
 class FamilyKernels(NamedTuple):
@@ -588,24 +746,29 @@ class FamilyKernels(NamedTuple):
     hands: Callable[..., None]
     matches: Callable[..., int]
     hand_traced: Callable[..., int]
+    search: Callable[..., int] | None  # a searching class's one batch entry (_searching)
 
 
 def _family_kernels(family: int, searching: int) -> FamilyKernels:
     """Entry points with ``family`` and ``searching`` frozen in: numba prunes the other family's
     branches, and the search when no seat searches (it is by far the largest code to compile).
 
-    Independent hands and whole matches have an entry point each: one entry point for both saved
-    one engine's compile in the test warm-up but made the first ``simulate`` of matches (the
-    default) compile the hands loop too, 3-7 s more of CPU (docs/compile.md). (Numba keys its
-    cache of these closures by the values of the frozen variables too.)
+    Without a search, independent hands and whole matches have an entry point each: one entry
+    point for both saved one engine's compile in the test warm-up but made the first ``simulate``
+    of matches (the default) compile the hands loop too, 3-7 s more of CPU (docs/compile.md). A
+    searching class has one entry point for hands, matches and play-outs (:func:`_searching`): the
+    search below it costs far more to emit than the loops. (Numba keys its cache of these closures
+    by the values of the frozen variables too.)
     """
+    traced = _traced_entry(family, searching)
+    if searching != NO_SEARCH:
+        return _search_kernels(family, searching, traced)
+
     # The entry points of line-ups without a search allocate nothing (their scratch comes from
     # the Python wrappers), so they run without numba's reference counts: an array passed
     # between the kernels inlined into a reference-counting function took an atomic increment
     # and decrement, dozens per hand.
-    entry = jit_entry if searching else jit_entry_free
-
-    @entry
+    @jit_entry_free
     def hands_entry(
         P: np.ndarray,
         STR: np.ndarray,
@@ -633,7 +796,7 @@ def _family_kernels(family: int, searching: int) -> FamilyKernels:
         w = Lanes(S, MS, deal, play, hands, deck, cards)
         _hand_block(ctx, w, seed, first, out, trace, lo, hi, no_trace, no_packed, searching, family)
 
-    @entry
+    @jit_entry_free
     def matches_entry(
         P: np.ndarray,
         STR: np.ndarray,
@@ -672,6 +835,12 @@ def _family_kernels(family: int, searching: int) -> FamilyKernels:
             family,
         )
 
+    return FamilyKernels(hands_entry, matches_entry, traced, None)
+
+
+def _traced_entry(family: int, searching: int) -> Callable[..., int]:
+    """The entry point of one traced hand (:func:`hand_traced`) of a family and line-up class."""
+
     @jit_alloc
     def traced_entry(
         P: np.ndarray,
@@ -703,7 +872,107 @@ def _family_kernels(family: int, searching: int) -> FamilyKernels:
             family,
         )
 
-    return FamilyKernels(hands_entry, matches_entry, traced_entry)
+    return traced_entry
+
+
+def _search_kernels(family: int, searching: int, traced: Callable[..., int]) -> FamilyKernels:
+    """The batch entry of a searching line-up class (:func:`_searching`: hands, matches and
+    play-out in one entry point), behind the call shapes of the other classes' entry points."""
+
+    @jit_entry
+    def search_entry(
+        mode: int,
+        P: np.ndarray,
+        STR: np.ndarray,
+        kinds: np.ndarray,
+        params: np.ndarray,
+        seed: int,
+        first: int,
+        rows: np.ndarray,
+        match_rows: np.ndarray,
+        trace: np.ndarray,
+        lo: int,
+        hi: int,
+        nodes: np.ndarray,
+        value: np.ndarray,
+        S: np.ndarray,
+        MS: np.ndarray,
+        deal: np.ndarray,
+        play: np.ndarray,
+        hands: np.ndarray,
+        deck: np.ndarray,
+        cards: np.ndarray,
+        no_trace: np.ndarray,
+        no_packed: np.ndarray,
+        action: int,
+        limit: int,
+        allowed: int,
+        actions: np.ndarray,
+    ) -> int:
+        ctx = Context(P, STR, kinds, params, nodes, value)
+        w = Lanes(S, MS, deal, play, hands, deck, cards)
+        return _searching(
+            ctx,
+            w,
+            mode,
+            seed,
+            first,
+            rows,
+            match_rows,
+            trace,
+            lo,
+            hi,
+            no_trace,
+            no_packed,
+            action,
+            limit,
+            allowed,
+            actions,
+            searching,
+            family,
+        )
+
+    def hands(
+        P: np.ndarray,
+        STR: np.ndarray,
+        kinds: np.ndarray,
+        params: np.ndarray,
+        seed: int,
+        first: int,
+        out: np.ndarray,
+        trace: np.ndarray,
+        lo: int,
+        hi: int,
+        *own: np.ndarray,
+    ) -> None:
+        no_matches = np.zeros((0, X_SIZE), dtype=np.int64)
+        no_actions = np.zeros(0, dtype=np.int64)
+        search_entry(
+            MODE_HANDS, P, STR, kinds, params, seed, first, out, no_matches, trace, lo, hi,
+            *own, -1, -1, ALL, no_actions,
+        )  # fmt: skip
+
+    def matches(
+        P: np.ndarray,
+        STR: np.ndarray,
+        kinds: np.ndarray,
+        params: np.ndarray,
+        seed: int,
+        first: int,
+        match_rows: np.ndarray,
+        hand_rows: np.ndarray,
+        trace: np.ndarray,
+        *own: np.ndarray,
+    ) -> int:
+        no_actions = np.zeros(0, dtype=np.int64)
+        return int(
+            search_entry(
+                MODE_MATCHES, P, STR, kinds, params, seed, first, hand_rows, match_rows, trace,
+                0, 0, *own, -1, -1, ALL, no_actions,
+            )
+        )  # fmt: skip
+
+    return FamilyKernels(hands, matches, traced, search_entry)
 
 
 KERNELS = {

@@ -11,11 +11,11 @@ restricts the legal set of the first decision the line-up makes (the policy choo
 actions of ``allowed``, e.g. the non-joker cards of a joker fork), and ``actions`` receives the
 global action id of each decision made (a card id, or ``CALL`` + the call).
 
-One entry point per family and line-up class (closure constants, as in
-:mod:`kout_sim.drivers.play`), each compiled on its first call only. The entry has its own copy of
-the decision loop of :func:`kout_sim.drivers.play.play_hand` (the same ``legal_mask``, ``choose``
-and ``apply_action`` calls, so the same decisions and the same draws) with the first decision's
-restriction; one ``choose`` call site, so the search is emitted once, as before.
+Without a search, one entry point per family (a closure constant, as in
+:mod:`kout_sim.drivers.play`), compiled on its first call only; a searching line-up plays out
+through its class's one batch entry (``play._searching``), so the search is emitted once for
+hands, matches and play-outs. Both run :func:`kout_sim.drivers.play.play_hand`, the loop every
+driver runs (the same decisions and the same draws).
 """
 
 from __future__ import annotations
@@ -25,21 +25,10 @@ from collections.abc import Callable
 import numpy as np
 
 from ..engine._jit import jit_alloc
-from ..engine.game import apply_action, legal_mask
-from ..engine.kout import record_card
-from ..engine.layout import (
-    CALL,
-    FAMILY_BALOOT,
-    FAMILY_KOUT,
-    P_FAMILY,
-    PH_OVER,
-    PH_PLAY,
-    S_PHASE,
-    S_TO_ACT,
-)
-from ..players.kinds import NO_SEARCH, SEARCH_ISMCTS, SEARCH_PIMC, search_class
-from ..players.policy import choose
-from .play import context
+from ..engine.game import apply_action
+from ..engine.layout import FAMILY_BALOOT, FAMILY_KOUT, MAX_ACTIONS, P_FAMILY, R_SIZE, X_SIZE
+from ..players.kinds import NO_SEARCH, search_class
+from .play import KERNELS, MODE_PLAY_OUT, context, play_hand, scratch, scratch_row
 
 ALL = -1
 """``allowed`` of :func:`play_out` that restricts nothing (every bit set)."""
@@ -47,7 +36,7 @@ ALL = -1
 NO_ACTIONS = np.zeros(0, dtype=np.int64)
 
 
-def _make_entry(family: int, searching: int) -> Callable[..., int]:
+def _make_entry(family: int) -> Callable[..., int]:
     @jit_alloc
     def play_out_entry(
         S: np.ndarray,
@@ -63,50 +52,19 @@ def _make_entry(family: int, searching: int) -> Callable[..., int]:
         actions: np.ndarray,
     ) -> int:
         if first >= 0:
-            if searching != NO_SEARCH and family == FAMILY_KOUT and S[S_PHASE] == PH_PLAY:
-                record_card(S, S[S_TO_ACT], first)
             apply_action(S, P, STR, first, family)
+        legal = np.empty(0, dtype=np.int64)
+        packed = np.empty(0, dtype=np.int32)
         ctx = context(P, STR, kinds, params)
-        t = 0
-        while S[S_PHASE] != PH_OVER and t != limit:
-            mask = legal_mask(S, P, STR, family)
-            if t == 0:
-                mask &= allowed
-                if mask == 0:
-                    return -2
-            seat = S[S_TO_ACT]
-            action = choose(
-                S,
-                P,
-                STR,
-                MS,
-                rng,
-                ctx.kinds[seat],
-                ctx.params[seat],
-                mask,
-                ctx.nodes,
-                ctx.value,
-                searching,
-                family,
-            )
-            if action < 0 or action > 63 or (mask >> action) & 1 == 0:
-                return -1
-            if t < actions.shape[0]:  # the global action id, as in play_hand's trace
-                actions[t] = action if S[S_PHASE] == PH_PLAY else CALL + action
-            if searching != NO_SEARCH and family == FAMILY_KOUT and S[S_PHASE] == PH_PLAY:
-                record_card(S, seat, action)
-            apply_action(S, P, STR, action, family)
-            t += 1
-        return t
+        row = scratch_row()
+        return play_hand(
+            S, MS, rng, ctx, row, actions, legal, packed, limit, allowed, NO_SEARCH, family
+        )
 
     return play_out_entry
 
 
-_ENTRIES = {
-    (family, searching): _make_entry(family, searching)
-    for family in (FAMILY_KOUT, FAMILY_BALOOT)
-    for searching in (NO_SEARCH, SEARCH_ISMCTS, SEARCH_PIMC)
-}
+_ENTRIES = {family: _make_entry(family) for family in (FAMILY_KOUT, FAMILY_BALOOT)}
 
 
 def play_out(
@@ -133,5 +91,22 @@ def play_out(
     :data:`~kout_sim.engine.layout.CALL` + the call), as far as it has room. Returns the
     number of decisions played after ``first``, -1 if a policy chose an illegal action, -2 if no
     legal action is ``allowed``."""
-    entry = _ENTRIES[int(P[P_FAMILY]), search_class(kinds)]
-    return int(entry(S, P, STR, MS, rng, kinds, params, first, limit, allowed, actions))
+    family = int(P[P_FAMILY])
+    searching = search_class(kinds)
+    if searching == NO_SEARCH:
+        entry = _ENTRIES[family]
+        return int(entry(S, P, STR, MS, rng, kinds, params, first, limit, allowed, actions))
+    own = scratch(P, kinds, params)
+    nodes, value, _, _, deal, _, hands, deck, cards, no_trace, no_packed = own
+    rows = np.zeros((R_SIZE, 2), dtype=np.int64).T  # laid out as the batch rows (play.new_rows)
+    no_matches = np.zeros((0, X_SIZE), dtype=np.int64)
+    no_hands_trace = np.zeros((0, MAX_ACTIONS), dtype=np.int32)
+    entry = KERNELS[family, searching].search
+    assert entry is not None
+    return int(
+        entry(
+            MODE_PLAY_OUT, P, STR, kinds, params, 0, 0, rows, no_matches, no_hands_trace, 0, 0,
+            nodes, value, S, MS, deal, rng, hands, deck, cards, no_trace, no_packed,
+            first, limit, allowed, actions,
+        )
+    )  # fmt: skip

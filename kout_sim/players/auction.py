@@ -229,7 +229,7 @@ def determinize_auction(
         and ``out_S`` holds the first deal that agreed with the most calls; -1 if the state is
         inconsistent (as :func:`.sampler.determinize`).
     """
-    top = -1
+    top = np.int64(-1)
     t = 0
     while True:
         if determinize(S, P, STR, seat, rng, out_S) < 0:

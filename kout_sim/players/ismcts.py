@@ -215,7 +215,7 @@ def _make_search(family: int) -> Callable[..., int]:
         tries = max(1, int(prm[6])) if prm[5] != 0 else 0  # 0: the exact sampler alone
         for _ in range(iterations):
             t = 0
-            top = -1
+            top = np.int64(-1)
             while True:  # with auction=1 (Kout): rejection against the calls (.auction)
                 determinize(S, P, STR, seat, rng, D)
                 t += 1
@@ -270,8 +270,8 @@ def _make_search(family: int) -> Callable[..., int]:
                 node = best
                 apply_action(D, P, STR, nodes[N_ACTION, best], family)
             rollout(D, P, STR, MS, rng, prm, epsilon, family)
-            r0 = reward(D, P, MS, 0, mode, scale)
-            r1 = reward(D, P, MS, 1, mode, scale)
+            r0 = reward(D, P, MS, np.int64(0), mode, scale)
+            r1 = reward(D, P, MS, np.int64(1), mode, scale)
             while node > 0:
                 nodes[N_VISITS, node] += 1
                 value[node] += r0 if nodes[N_TEAM, node] == 0 else r1

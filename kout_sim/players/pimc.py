@@ -275,7 +275,7 @@ def par_call(
     R = np.empty(D.shape[0], dtype=np.int64)
     for _ in range(samples):
         t = 0
-        top = -1
+        top = np.int64(-1)
         while True:  # with auction=1: rejection against the calls so far (.auction)
             if determinize(S, P, STR, seat, rng, D) < 0:
                 return heuristic
@@ -358,7 +358,7 @@ def _make_pimc(family: int) -> Callable[..., int]:
         R = np.empty(S_SIZE, dtype=np.int64)  # scratch of the auction-aware sampler
         for _ in range(samples):
             t = 0
-            top = -1
+            top = np.int64(-1)
             while True:  # with auction=1 (Kout): rejection against the calls (.auction)
                 if determinize(S, P, STR, seat, rng, D) < 0:
                     return heuristic

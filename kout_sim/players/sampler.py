@@ -58,7 +58,7 @@ import math
 
 import numpy as np
 
-from ..engine._jit import jit, jit_alloc, jit_leaf, lowest_bit, popcount
+from ..engine._jit import copy_into, jit, jit_alloc, jit_leaf, lowest_bit, popcount
 from ..engine.layout import (
     B_FACE_UP,
     B_MODE,
@@ -346,7 +346,7 @@ def sample_hidden(
     out[:] = 0
     rem = need.copy()
     slots = np.empty(MAX_SLOTS, dtype=np.int64)
-    m = 0
+    m = np.int64(0)  # np.int64: a literal 0 would give the callees a signature of their own
     active = np.int64(0)
     for s in range(MAX_SLOTS):
         if need[s] > 0:
@@ -355,7 +355,7 @@ def sample_hidden(
             m += 1
     free = np.int64(0)
     con = np.empty(MAX_CLASSES, dtype=np.int64)  # constrained class ids
-    K = 0
+    K = np.int64(0)
     for k in range(n_cls):
         count = popcount(cls[k])
         allowed = np.int64(0)
@@ -500,7 +500,7 @@ def determinize(
     int
         0, or -1 if the state is inconsistent (``out_S`` is then a plain copy).
     """
-    out_S[:] = S
+    copy_into(out_S, S)  # a loop: the slice assignment pulls in numba's shape-error code
     known = np.empty(MAX_SLOTS, dtype=np.int64)
     need = np.empty(MAX_SLOTS, dtype=np.int64)
     cls = np.empty(MAX_CLASSES, dtype=np.int64)

@@ -1,0 +1,28 @@
+"""The package's public names (kout_sim.__all__) and their lazy import."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import kout_sim
+
+
+def test_every_public_name_resolves() -> None:
+    for name in kout_sim.__all__:
+        assert getattr(kout_sim, name) is not None, name
+    assert kout_sim.solve.__module__ == "kout_sim.solver"
+    assert kout_sim.simulate.__module__.startswith("kout_sim.sim")
+
+
+def test_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no_such_name"):
+        getattr(kout_sim, "no_such_name")  # noqa: B009
+
+
+def test_importing_the_rules_loads_no_dataframe_library_or_jit() -> None:
+    code = "import sys, kout_sim.rules; print(sorted({'polars', 'numba', 'kout_sim.advisor'} & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
