@@ -1,7 +1,9 @@
 """The presets as data: one frozen :class:`Rules` per preset and options.
 
-A preset fixes the table (players, deck, tricks, bids, score table) and names its options
-(RULES.md §1, §2, §3); :func:`get_rules` validates options and returns a frozen :class:`Rules`.
+A preset fixes the table (players, deck, tricks) and names its options; it is of its family's
+type, :class:`KoutPreset` (RULES.md §1, §2: bids, score table, jokers, match rules) or
+:class:`BalootPreset` (§3). :func:`get_rules` validates options and returns a frozen
+:class:`Rules`, which answers which family it is (``rules.is_baloot``, :class:`Family`).
 This layer knows nothing of the kernels: :func:`kout_sim.engine.tables.tables_of` compiles a
 :class:`Rules` into the plain numpy arrays every kernel reads.
 """

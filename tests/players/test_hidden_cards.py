@@ -37,7 +37,7 @@ def _allowed(S: np.ndarray, rules: Rules, seat: int, card: int) -> bool:
         return not (voids >> (seat * 8 + 4 + card - 52)) & 1
     if (voids >> (seat * 8 + C.suit_of(card))) & 1:
         return False
-    baloot = rules.preset.family == "baloot"
+    baloot = rules.is_baloot
     if baloot and int(S[L.B_MODE]) == L.MODE_HOKUM and C.suit_of(card) == int(S[L.S_TRUMP]):
         return not (voids >> (32 + seat * 8 + C.rank_of(card) - 5)) & 1
     return True
@@ -57,7 +57,7 @@ def permute_hidden(S: np.ndarray, rules: Rules, rng: random.Random) -> tuple[np.
     and whether anything moved."""
     seat = int(S[L.S_TO_ACT])
     n = rules.n_players
-    baloot = rules.preset.family == "baloot"
+    baloot = rules.is_baloot
     slots: list[list[int]] = [
         [] if s == seat else C.cards_of(int(S[L.S_HAND + s])) for s in range(n)
     ]
@@ -101,8 +101,8 @@ def check_preset(
     rules = get_rules(preset)
     P, STR = tables_of(rules)
     n = rules.n_players
-    family = rules.preset.family
-    baloot = family == "baloot"
+    family = rules.family
+    baloot = rules.is_baloot
     choose: Chooser = chooser or (choose_baloot if baloot else choose_kout)
     prm = parse_lineup("heuristic", n, family).params(family)[0]
     rng = random.Random(seed)
