@@ -17,7 +17,9 @@ from collections.abc import Iterable, Mapping
 
 import polars as pl
 
+from kout_sim.io.columns import baloot_hand as baloot_hand
 from kout_sim.io.columns import bidder_net_points as bidder_net_points
+from kout_sim.io.columns import family_of_preset as family_of_preset
 from kout_sim.io.columns import forced_bid as forced_bid
 from kout_sim.io.columns import hand_net_points as hand_net_points
 from kout_sim.io.columns import has_bidder as has_bidder

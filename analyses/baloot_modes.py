@@ -248,7 +248,7 @@ def baloot_modes_section(inp: ReportInput) -> Section | None:
     """The report section "Baloot modes": Sun and Hokum purchases
     (:func:`mode_shares`), buyer-fail and kaboot rates beside the unsourced human rates
     (:func:`buyer_results`), projects (:func:`projects`)."""
-    if inp.family != "baloot":
+    if not inp.family.is_baloot:
         return None
     source = inp.bid_hands()
     if source is None:

@@ -43,9 +43,10 @@ import polars as pl
 from kout_sim import cards as C
 from kout_sim.commands import short_player
 from kout_sim.engine.layout import BALOOT_CALL_NAMES
+from kout_sim.rules import Family
 
 from . import bid_success
-from ._common import Z95, Frame, collect, instant_hand
+from ._common import Z95, Frame, baloot_hand, collect, family_of_preset, instant_hand
 from .section import (
     ADVICE_PRIORITY,
     MIN_N,
@@ -77,7 +78,7 @@ BALOOT_STRENGTH_RANGE = (5, 40)
 
 def strength_range(family: str) -> tuple[int, int]:
     """The first and last strength bucket of ``family`` (the end buckets pool what lies beyond)."""
-    return BALOOT_STRENGTH_RANGE if family == "baloot" else KOUT_STRENGTH_RANGE
+    return BALOOT_STRENGTH_RANGE if Family(family).is_baloot else KOUT_STRENGTH_RANGE
 
 
 def sun_points_expr(column: str = "seat_cards") -> pl.Expr:
@@ -102,10 +103,8 @@ def with_strength(forks: Frame) -> pl.LazyFrame:
     """
     klo, khi = KOUT_STRENGTH_RANGE
     blo, bhi = BALOOT_STRENGTH_RANGE
-    lf = forks.lazy().with_columns(
-        family=pl.col("preset").str.extract(r"^(kout_bo|kout_bh|baloot)", 1)
-    )
-    baloot = pl.col("family") == "baloot"
+    lf = forks.lazy().with_columns(family=family_of_preset())
+    baloot = baloot_hand()
     lf = lf.with_columns(
         strength=pl.when(baloot)
         .then(sun_points_expr())
@@ -513,7 +512,7 @@ def paired_guide_section(inp: ReportInput) -> Section | None:
     players = " | ".join(dict.fromkeys(short_player(p, inp.family) for p in runs[0].players))
     n_hands = first["hand"].n_unique()
     sec = Section("bid_guide", "Bid guide: every call tried on the same hands")
-    baloot = inp.family == "baloot"
+    baloot = inp.family.is_baloot
     lo, hi = strength_range(inp.family)
     strength_text = (
         "Strength is the Sun card points of the five cards the seat holds when it calls (A 11, "
@@ -545,7 +544,7 @@ def paired_guide_section(inp: ReportInput) -> Section | None:
                 " A hand that decides the match at once has no value in points and is left out of "
                 "the points (not of the made rates): an Inzili, made or failed (RULES.md 2.10), "
                 "and a forced joker lead (2.8)."
-                if inp.family == "kout_bh"
+                if inp.family.is_bahraini
                 else ""
             )
             + " The best call is compared with every other call on the same "

@@ -45,8 +45,11 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
+from kout_sim.rules import Family
+
 from ._common import (
     Frame,
+    baloot_hand,
     bidder_net_points,
     forced_bid,
     hand_net_points,
@@ -121,7 +124,7 @@ def strength_expr() -> pl.Expr:
         + pl.col("bidder_trump_honours").fill_null(0)
     ).cast(pl.Int16)
     return (
-        pl.when(pl.col("family") == "baloot")
+        pl.when(baloot_hand())
         .then(pl.col("bidder_card_points").cast(pl.Int16))
         .otherwise(kout)
         .alias("strength")
@@ -136,7 +139,7 @@ def strength_bucket_expr() -> pl.Expr:
     blo, bhi = BALOOT_STRENGTH_RANGE
     s = pl.col("strength")
     return (
-        pl.when(pl.col("family") == "baloot")
+        pl.when(baloot_hand())
         .then((s // CARD_POINTS_STEP * CARD_POINTS_STEP).clip(blo, bhi))
         .otherwise(s.clip(klo, khi))
         .cast(pl.Int16)
@@ -154,7 +157,7 @@ def prepare(hands: Frame, *, instant_value: float | None = None) -> pl.LazyFrame
     """
     lf = hands.lazy()
     require_columns(lf, ("family", "n_seats", "preset"))
-    is_baloot = pl.col("family") == "baloot"
+    is_baloot = baloot_hand()
     if instant_value is None:
         net_value = hand_net_points()
     else:
@@ -254,7 +257,7 @@ def by_feature(hands: Frame, features: Sequence[str] | None = None) -> pl.DataFr
     families = lf.select(pl.col("family").unique()).collect()["family"].to_list()
     for family in families:
         sub = lf.filter(pl.col("family") == family)
-        names = features or (BALOOT_FEATURES if family == "baloot" else KOUT_FEATURES)
+        names = features or (BALOOT_FEATURES if Family(family).is_baloot else KOUT_FEATURES)
         for feature in names:
             label, order = _feature_values(feature)
             part = rate_table(
@@ -497,7 +500,7 @@ def strength_label(
 ) -> str:
     """The strength range of buckets ``lo``..``hi`` as text (end buckets pool what lies beyond).
     Baloot buckets are ``step`` points of ``unit`` wide, ``baloot`` their first and last."""
-    if family == "baloot":
+    if Family(family).is_baloot:
         blo, bhi = baloot
         top = hi + step - 1
         if lo == blo and hi == bhi:
@@ -595,7 +598,7 @@ def figure(
 def _bid_label(bid: str, forced: bool, family: str) -> str:
     if not forced:
         return bid
-    if family == "kout_bo" and bid == "5":
+    if Family(family).is_kuwaiti and bid == "5":
         return "5 forced (Malzoom)"
     return f"{bid} forced"
 
@@ -617,19 +620,19 @@ def bid_success_section(inp: ReportInput) -> Section | None:
             lambda s: _bid_label(s["bid"], s["forced"], inp.family), return_dtype=pl.String
         )
     )
-    kind = "mode" if inp.family == "baloot" else "contract"
+    kind = "mode" if inp.family.is_baloot else "contract"
     sec = Section("bid_success", "Bid success")
     sec.blocks.append(
         Paragraph(
-            f"{total:,} hands with a {'buyer' if inp.family == 'baloot' else 'bidder'} from "
+            f"{total:,} hands with a {'buyer' if inp.family.is_baloot else 'bidder'} from "
             f"{runs_text(runs)}. A hand is made when the bidding team reached its contract; "
             "'net points' are the points the bidding team banked in the hand minus those of the "
             "other team"
             + (
                 " (a Bahraini Inzili, which wins or loses the match at once, and a forced joker "
                 "lead have no value in points and are left out of the means)"
-                if inp.family == "kout_bh"
-                else (" (a Gahwa hand is left out of the means)" if inp.family == "baloot" else "")
+                if inp.family.is_bahraini
+                else (" (a Gahwa hand is left out of the means)" if inp.family.is_baloot else "")
             )
             + ". A forced bid is the dealer's after every other seat passed."
         )
@@ -650,7 +653,7 @@ def bid_success_section(inp: ReportInput) -> Section | None:
     )
     free = [r for r in contracts.iter_rows(named=True) if not r["forced"] and r["made_n"] >= MIN_N]
     if free:
-        if inp.family == "baloot":
+        if inp.family.is_baloot:
             parts = [f"{r['label'].capitalize()} {rate_text(r, 'made_')}" for r in free]
             sec.findings.append("Buyers make " + "; ".join(parts) + ".")
         else:
@@ -662,7 +665,7 @@ def bid_success_section(inp: ReportInput) -> Section | None:
         if r["made_n"] >= MIN_N:
             name = (
                 "The Malzoom (the dealer's forced 5)"
-                if inp.family == "kout_bo" and r["bid"] == "5"
+                if inp.family.is_kuwaiti and r["bid"] == "5"
                 else f"The dealer's forced bid of {r['bid']}"
             )
             sec.findings.append(
@@ -800,7 +803,7 @@ def bid_guide_section(inp: ReportInput) -> Section | None:
         "the buyer's card points under the mode bought (buckets of 10; the end buckets pool "
         f"everything below {BALOOT_STRENGTH_RANGE[0] + CARD_POINTS_STEP} and from "
         f"{BALOOT_STRENGTH_RANGE[1]} up)"
-        if inp.family == "baloot"
+        if inp.family.is_baloot
         else "one point per trump and per joker in the bidder's hand, plus one more for each of "
         "the trump A, K, Q, J held (measured with the trump the bidder named); values from "
         f"{KOUT_STRENGTH_RANGE[0]} down and from {KOUT_STRENGTH_RANGE[1]} up are pooled"
@@ -817,14 +820,14 @@ def bid_guide_section(inp: ReportInput) -> Section | None:
             "few hands and wide intervals."
             + (
                 " Inzili hands (worth the match, not points) are left out."
-                if inp.family == "kout_bh"
+                if inp.family.is_bahraini
                 else ""
             )
             + (
                 " Card points are counted under the mode bought (in Hokum the trump J and 9 count "
                 "20 and 14), so a Sun hand and a Hokum hand of the same count are not equally "
                 "strong: compare the two modes within a bucket with that in mind."
-                if inp.family == "baloot"
+                if inp.family.is_baloot
                 else ""
             )
         )
@@ -836,7 +839,7 @@ def bid_guide_section(inp: ReportInput) -> Section | None:
             "level with every hand of the strength would earn; a rarely chosen bid's edge may come "
             "from hands the strength measure does not see."
         )
-    verb = "buy" if inp.family == "baloot" else "bid"
+    verb = "buy" if inp.family.is_baloot else "bid"
     for r in range_rows:
         if r["runner_up"] is None:
             compare = f"the only {verb} with at least {MIN_N} such hands"

@@ -72,7 +72,7 @@ def hand_model_section(inp: ReportInput) -> Section | None:
     """The hand model's section (see the module docstring), or None without a bid fork run of
     the report's preset (or for Baloot, whose calls are not bid levels)."""
     runs = [r for r in inp.other_runs if r.kind == BID_FORKS_KIND and r.preset == inp.preset]
-    if not runs or inp.family == "baloot":
+    if not runs or inp.family.is_baloot:
         return None
     forks = pl.concat([r.tables["bid_forks"].collect() for r in runs], how="diagonal_relaxed")
     forks = forks.filter(pl.col("decision") == 0)

@@ -89,11 +89,11 @@ def joker_section(inp: ReportInput) -> Section | None:
     :func:`forced_joker_by_holder`)."""
     lineups = _lineups(inp)
     runs = lineups[0] if lineups else []
-    bahraini = inp.family == "kout_bh"
+    bahraini = inp.family.is_bahraini
     match_runs = [r for r in inp.match_runs if r.symmetric] if bahraini else []
     if not runs and not match_runs:
         return None
-    lead = inp.family == "kout_bo"
+    lead = inp.family.is_kuwaiti
     section = Section("joker", "The joker: paired forks" if runs else "The forced joker lead")
     if runs:
         forks = pl.concat([r.tables["forks"].collect() for r in runs], how="diagonal_relaxed")

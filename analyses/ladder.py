@@ -63,6 +63,7 @@ import polars as pl
 import kout_sim
 from kout_sim.commands import command_line, simulate_command
 from kout_sim.io.store import WRITER, Store
+from kout_sim.rules import Family
 
 from ._common import Frame, load_run
 from .bid_forks import (
@@ -119,9 +120,9 @@ DEFAULT_SEARCH_MATCHES = 30
 """Self-play matches per target of each search rung (match length; at most ``matches``)."""
 
 LADDER_TARGETS: dict[str, tuple[int, ...]] = {
-    "kout_bo": (31, 101, 151),
-    "kout_bh": (26, 31, 51),
-    "baloot": (102, 152),
+    Family.KOUT_BO: (31, 101, 151),
+    Family.KOUT_BH: (26, 31, 51),
+    Family.BALOOT: (102, 152),
 }
 """The match targets of the ladder's match-length answer per game family."""
 
@@ -633,8 +634,8 @@ def write_rung(
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     rules = kout_sim.get_rules(preset)
-    family = rules.preset.family
-    kout = family != "baloot"
+    family = rules.family
+    kout = rules.is_kout
     joker_hands = min(hands, hands if joker_hands is None else joker_hands) if kout else 0
     bid_hands = (bid_hands or 0) if kout else 0
     kout_sim.simulate(

@@ -146,7 +146,7 @@ def deal_outcomes(folder: str | os.PathLike[str]) -> pl.DataFrame:
             }
         )
     else:
-        family = get_rules(str(meta["preset"])).preset.family
+        family = get_rules(str(meta["preset"])).family
         meta.update({k: short_player(str(meta[k]), family) for k in ("team_a", "team_b")})
 
     def score(run: str, a_team: int) -> pl.DataFrame:

@@ -15,6 +15,8 @@ from typing import Any
 
 import polars as pl
 
+from kout_sim.rules import Family
+
 from .bid_forks import call_rank
 from .commands import short_player, with_out
 from .ladder import (
@@ -349,7 +351,7 @@ def ladder_section(inp: ReportInput) -> Section | None:
     if forks:
         play = (
             "leading a permitted joker"
-            if fam == "kout_bo"
+            if fam.is_kuwaiti
             else "playing the joker into a trick rather than the best other card"
         )
         _answer(
@@ -640,12 +642,12 @@ def _answer(
     return verdicts
 
 
-def _contracts(sec: Section, hands: dict[str, Any], rungs: list[str], family: str) -> None:
+def _contracts(sec: Section, hands: dict[str, Any], rungs: list[str], family: Family) -> None:
     long = contracts_by_rung(hands)
     free = long.filter(~pl.col("forced"))
 
     def label(bid: str) -> str:
-        return f"a Kout {bid}" if family != "baloot" else bid.capitalize()
+        return f"a Kout {bid}" if family.is_kout else bid.capitalize()
 
     _answer(
         sec,

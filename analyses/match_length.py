@@ -23,6 +23,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 import kout_sim
+from kout_sim.rules import Family
 
 from ._common import Frame, Tables, concat_tables, mean_columns, with_wilson
 from .commands import short_player
@@ -47,10 +48,10 @@ from .section import (
 REASONS = ("target", "kout", "bawan_first_hand", "inzili", "forced_joker", "gahwa")
 """Every end reason of the matches table; each preset reaches only some of them."""
 
-FAMILY_REASONS = {
-    "kout_bo": ("target", "kout", "bawan_first_hand"),
-    "kout_bh": ("target", "inzili", "forced_joker"),
-    "baloot": ("target", "gahwa"),
+FAMILY_REASONS: dict[str, tuple[str, ...]] = {
+    Family.KOUT_BO: ("target", "kout", "bawan_first_hand"),
+    Family.KOUT_BH: ("target", "inzili", "forced_joker"),
+    Family.BALOOT: ("target", "gahwa"),
 }
 """The end reasons each game family can produce (RULES.md 1.12, 2.8, 2.10-2.11, 3.6)."""
 

@@ -23,6 +23,7 @@ from ._common import (
     Frame,
     bidder_net_points,
     has_bidder,
+    instant_hand,
     relative_seat,
     require_columns,
     team_points,
@@ -81,7 +82,7 @@ def bidder_results(hands: Frame) -> pl.DataFrame:
         relative_seat("bidder").alias("seat_rel"),
         bidder_net_points(),
         (
-            ((pl.col("family") == "kout_bh") & (pl.col("contract") == 8))
+            instant_hand()
             | pl.col("forced_joker").fill_null(False)
             | pl.col("gahwa").fill_null(False)
         ).alias("_not_points"),

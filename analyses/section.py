@@ -53,6 +53,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 import kout_sim
+from kout_sim.rules import Family
 
 from ._common import load_run, run_settings
 from .commands import short_player, shown_path, simulate_command, with_out
@@ -229,7 +230,7 @@ class ReportInput:
     """Everything a section may read: the runs of one preset, grouped by kind, and the studies."""
 
     preset: str
-    family: str
+    family: Family
     n_seats: int
     hand_runs: tuple[Run, ...]
     match_runs: tuple[Run, ...]
@@ -257,7 +258,7 @@ class ReportInput:
         rules = kout_sim.get_rules(presets[0])
         return cls(
             preset=presets[0],
-            family=rules.preset.family,
+            family=rules.family,
             n_seats=rules.n_players,
             hand_runs=tuple(r for r in runs if r.kind == "hands"),
             match_runs=tuple(r for r in runs if r.kind == "matches"),

@@ -58,6 +58,7 @@ from typing import Any
 import kout_sim
 from kout_sim.commands import command_line
 from kout_sim.io.store import WRITER, Lock, Store, check_replaceable, one_line, remove_run_files
+from kout_sim.rules import Family
 from kout_sim.sim.batch import check_count, check_seed
 
 from .bid_forks import BID_FORKS_KIND
@@ -78,9 +79,9 @@ DEFAULT_SWEEP_MATCHES = 4_000
 """Whole matches per target of the ``match-length`` study."""
 
 TARGETS: dict[str, tuple[int, ...]] = {
-    "kout_bo": (31, 51, 101, 151, 201),
-    "kout_bh": (26, 31, 51, 101),
-    "baloot": (52, 102, 152, 202),
+    Family.KOUT_BO: (31, 51, 101, 151, 201),
+    Family.KOUT_BH: (26, 31, 51, 101),
+    Family.BALOOT: (52, 102, 152, 202),
 }
 """Match targets of the ``match-length`` sweep per game family (the presets' ``target`` option:
 Kout Bo 101 by default, 51 and 151 common; Bahraini Kout 31, with 26, 51 and 101; Baloot 152)."""
@@ -98,7 +99,7 @@ class StudyArgs:
     """The arguments of a study: preset, seed, and the optional overrides of the command line."""
 
     preset: str
-    family: str
+    family: Family
     seed: int = DEFAULT_SEED
     players: tuple[str, ...] | None = None
     hands: int | None = None
@@ -216,7 +217,7 @@ def _fork_pair(
         )
 
     plans = [RunPlan(forks_path, FORKS_KIND, runner=runner, command=command)]
-    if args.family != "kout_bo":
+    if not args.family.is_kuwaiti:
         return plans
 
     def context_runner(folder: Path, workers: int | None) -> object:
@@ -245,9 +246,9 @@ def _joker_forks_plan(args: StudyArgs) -> list[RunPlan]:
     hands = args.hands or DEFAULT_FORK_HANDS
     seed = args.seed + 3
     plans = _fork_pair(args, list(args.players or ()), "", hands, seed)
-    if args.family == "kout_bo" and not args.players:
+    if args.family.is_kuwaiti and not args.players:
         plans += _fork_pair(args, [SECOND_FORK_LINEUP], "-bid_margin0", hands, seed)
-    if args.family == "kout_bh":
+    if args.family.is_bahraini:
         plans += _seats_plan(args)  # the forced joker lead in whole matches
     return plans
 
@@ -471,7 +472,7 @@ def run_study(
     _positive("matches", matches)
     args = StudyArgs(
         rules.name,
-        rules.preset.family,
+        rules.family,
         seed,
         tuple(players) if players else None,
         hands,
@@ -549,7 +550,7 @@ def _settings(kwargs: dict[str, Any]) -> dict[str, Any]:
     unit = "hands" if kwargs.get("hands") is not None else "matches"
     return {
         "preset": rules.name,
-        "family": rules.preset.family,
+        "family": rules.family.value,
         "options": dict(rules.options),
         "players": kwargs["players"],
         "unit": unit,

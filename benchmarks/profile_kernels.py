@@ -200,11 +200,11 @@ def _median_seconds(call: object, repeats: int) -> float:
 def profile(preset: str, options: dict[str, object], hands: int, repeats: int) -> dict[str, object]:
     """The stage and kernel figures (ns) of ``hands`` random hands of ``preset``."""
     rules = get_rules(preset, options or None)
-    if not rules.preset.family.startswith("kout"):
+    if not rules.is_kout:
         raise SystemExit("profile_kernels.py profiles the Kout family")
     P, STR = tables_of(rules)
     lineup = lineup_of(rules, "random")
-    kinds, params = lineup.kinds, lineup.params(rules.preset.family)
+    kinds, params = lineup.kinds, lineup.params(rules.family)
     out = new_rows(hands)
     n_snaps, n_finals = 4096, 1024
     snaps = np.zeros((n_snaps, S_SIZE), dtype=np.int64)

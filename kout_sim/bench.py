@@ -111,7 +111,7 @@ def bench_search(
 
     P, STR = tables_of(rules)
     spec = next(s for s in lineup.seats if s.type.searching)
-    family = rules.preset.family
+    family = rules.family
     prm = Lineup((spec,)).params(family)[0]
     iterations = int(prm[0])
     MS = np.zeros(L.M_SIZE, dtype=np.int64)
@@ -169,7 +169,7 @@ def heuristic_leads(
 
     P, STR = tables_of(rules)
     heuristic = lineup_of(rules, "heuristic")
-    kinds, params = heuristic.kinds, heuristic.params(rules.preset.family)
+    kinds, params = heuristic.kinds, heuristic.params(rules.family)
     hands = np.zeros(6, dtype=np.int64)
     trace = np.zeros(256, dtype=np.int64)
     S = np.zeros(L.S_SIZE, dtype=np.int64)

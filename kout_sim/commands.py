@@ -95,7 +95,7 @@ def simulate_command(settings: Mapping[str, Any], folder: str | os.PathLike[str]
     from .rules import get_rules
 
     preset = str(settings["preset"])
-    family = str(settings.get("family") or get_rules(preset).preset.family)
+    family = str(settings.get("family") or get_rules(preset).family)
     options = settings.get("options", {})
     shown = non_default_options(preset, options)
     if settings.get("unit") == "matches" and "target" in options:

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from . import cards as C
 from .engine import layout as L
 from .errors import IllegalAction, InvalidRecord
-from .rules import Rules, RulesError, get_rules
+from .rules import Family, Rules, RulesError, get_rules
 
 Action = str | int
 
@@ -188,10 +188,6 @@ def _seat(value: Any, rules: Rules, what: str) -> int:
     return value
 
 
-def _is_baloot(rules: Rules) -> bool:
-    return rules.preset.family == "baloot"
-
-
 def _parse_cards(
     value: Any, rules: Rules, where: str, field: str, sizes: list[int], seen: dict[int, str]
 ) -> list[list[str]]:
@@ -263,11 +259,16 @@ def _suit(card: str) -> str | None:
     return None if card in ("RJ", "BJ", "JK") else card[-1]
 
 
-_FOLLOW_RULE = {"kout_bo": "1.5", "kout_bh": "2.6", "baloot": "3.4.1"}
+_FOLLOW_RULE = {Family.KOUT_BO: "1.5", Family.KOUT_BH: "2.6", Family.BALOOT: "3.4.1"}
+_JOKER_LEAD_RULE = {
+    Family.KOUT_BO: "a joker may be led only by the bidding team at 9 (RJ also at 8), or "
+    "by anyone once the trump A, K, Q and J are out (RULES.md 1.6)",
+    Family.KOUT_BH: "the joker may not be led while its holder has another card (RULES.md 2.8)",
+}
 
 
 def _card_reason(
-    family: str, seat: int, card: str, dealt: list[set[str]], plays: list[str], legal: list[Any]
+    family: Family, seat: int, card: str, dealt: list[set[str]], plays: list[str], legal: list[Any]
 ) -> str | None:
     """Why ``seat`` may not play ``card`` after ``plays`` (the cards played so far in the hand,
     tricks of ``len(dealt)`` cards), told from the cards alone (RULES.md numbers cited)."""
@@ -283,13 +284,8 @@ def _card_reason(
     others = {_suit(c) for c in legal if isinstance(c, str) and _suit(c) is not None}
     if not trick:
         if _suit(card) is None:
-            return {
-                "kout_bo": "a joker may be led only by the bidding team at 9 (RJ also at 8), or "
-                "by anyone once the trump A, K, Q and J are out (RULES.md 1.6)",
-                "kout_bh": "the joker may not be led while its holder has another card "
-                "(RULES.md 2.8)",
-            }.get(family)
-        if family == "baloot" and _suit(card) not in others:
+            return _JOKER_LEAD_RULE.get(family)
+        if family.is_baloot and _suit(card) not in others:
             return "the hand is closed: no trump lead while holding another suit (RULES.md 3.3.1)"
         return None
     led = trick[0]
@@ -297,12 +293,12 @@ def _card_reason(
         (must,) = others
         if _suit(card) == must:
             return "a higher trump must be played when able (RULES.md 3.4.2, 3.4.3)"
-        if _suit(led) is None and family == "kout_bo":
+        if _suit(led) is None and family.is_kuwaiti:
             return f"after a joker lead, trump ({must}) must be played while held (RULES.md 1.7)"
-        if must == _suit(led) or (_suit(led) is None and family != "kout_bo"):
+        if must == _suit(led) or (_suit(led) is None and not family.is_kuwaiti):
             rule = _FOLLOW_RULE[family]
             return f"the led suit ({must}) must be followed while held (RULES.md {rule})"
-        if family == "baloot":
+        if family.is_baloot:
             return (
                 f"void in the led suit {_suit(led)}, trump ({must}) must be played while the "
                 "partner is not winning the trick (RULES.md 3.4.2)"
@@ -310,17 +306,17 @@ def _card_reason(
     return None
 
 
-def _call_reason(family: str, action: Action, legal: list[Any]) -> str | None:
+def _call_reason(family: Family, action: Action, legal: list[Any]) -> str | None:
     """Why a Kout call is not legal, when it can be told."""
-    if family == "baloot":
+    if family.is_baloot:
         return None
     bids = [a for a in legal if isinstance(a, int)]
     if action == "pass" and bids and "pass" not in legal:
-        rule = "1.3" if family == "kout_bo" else "2.3"
+        rule = "1.3" if family.is_kuwaiti else "2.3"
         return f"every other seat passed, so the dealer must bid (RULES.md {rule})"
     if isinstance(action, int) and bids and action < min(bids):
         return f"a bid must be above the standing bid ({min(bids) - 1})"
-    if isinstance(action, str) and len(action) == 1 and family == "kout_bh":
+    if isinstance(action, str) and len(action) == 1 and family.is_bahraini:
         return "the bidder names a suit he holds at least one card of (RULES.md 2.4)"
     return None
 
@@ -330,7 +326,7 @@ def _act(
     action: Action,
     index: str,
     n_action: int,
-    family: str,
+    family: Family,
     cards: tuple[list[set[str]], list[str]] | None = None,
 ) -> int:
     """Apply one recorded action after checking it against the legal set; the next action index.
@@ -368,7 +364,7 @@ def _run_hand(
     """Drive a hand through the record's calls, trump and plays; return the engine hand."""
     if not isinstance(record, Mapping):
         raise InvalidRecord(f"{where} must be a JSON object (dict)")
-    if _is_baloot(rules):
+    if rules.is_baloot:
         return _run_baloot_hand(record, rules, dealer, engine, where, prefix, match_score)
     seen: dict[int, str] = {}
     size = rules.n_tricks
@@ -386,7 +382,7 @@ def _run_hand(
     def act(action: Action, index: str, card: bool = False) -> None:
         nonlocal n_action
         cards = (dealt, played) if card else None
-        n_action = _act(hand, action, f"{prefix}{index}", n_action, rules.preset.family, cards)
+        n_action = _act(hand, action, f"{prefix}{index}", n_action, rules.family, cards)
 
     for i, raw in enumerate(calls):
         call = _norm_call(raw, f"{where}.calls[{i}]")
@@ -474,7 +470,7 @@ def _run_baloot_hand(
     def act(action: Action, index: str, card: bool = False) -> None:
         nonlocal n_action
         cards = (dealt, played) if card else None
-        n_action = _act(hand, action, f"{prefix}{index}", n_action, "baloot", cards)
+        n_action = _act(hand, action, f"{prefix}{index}", n_action, Family.BALOOT, cards)
 
     def complete(before: str) -> None:
         if completion is None:

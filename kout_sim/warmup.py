@@ -40,11 +40,11 @@ def warm_forks() -> float:
     records = fork_records(rules, 50, 0, "heuristic", workers=1)
     bid_fork_records(rules, 5, 0, "heuristic", every=True, workers=1)
     P, STR = tables_of(rules)
-    lineup = parse_lineup("heuristic", rules.n_players, rules.preset.family)
+    lineup = parse_lineup("heuristic", rules.n_players, rules.family)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
     trace = np.zeros(256, dtype=np.int64)
     ply = int(records[0, FK.F_PLY]) if len(records) else rules.n_players + 2
-    kinds, params = lineup.kinds, lineup.params(rules.preset.family)
+    kinds, params = lineup.kinds, lineup.params(rules.family)
     hands = np.zeros(6, dtype=np.int64)
     hand_traced(P, STR, kinds, params, 0, 0, hands, trace, trace.copy(), S, limit=ply)
     mask = int(legal_mask(S, P, STR, int(P[L.P_FAMILY])))
@@ -74,7 +74,7 @@ def warm_search_forks(family: str) -> float:
     started = time.perf_counter()
     rules = get_rules(FAMILY_PRESETS[family])
     searching = ["ismcts:iterations=5", "heuristic"]
-    if family == "kout":
+    if rules.is_kout:
         fork_records(rules, 8, 0, searching, workers=1)
     bid_fork_records(rules, 2, 0, searching, workers=1)
     return time.perf_counter() - started
@@ -111,7 +111,7 @@ def warm(family: str) -> float:
     for players in ("random", ["heuristic", "random"]):
         play_hands(rules, 4, 0, players, workers=1)
         play_matches(rules, 1, 0, players, workers=1)
-    lineup = parse_lineup("random", rules.n_players, rules.preset.family)
+    lineup = parse_lineup("random", rules.n_players, rules.family)
     hands = np.zeros(6, dtype=np.int64)
     trace = np.zeros(256, dtype=np.int64)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
@@ -119,7 +119,7 @@ def warm(family: str) -> float:
         P,
         STR,
         lineup.kinds,
-        lineup.params(rules.preset.family),
+        lineup.params(rules.family),
         0,
         0,
         hands,
@@ -127,8 +127,8 @@ def warm(family: str) -> float:
         trace.copy(),
         S,
     )
-    search = parse_lineup("ismcts:iterations=5", rules.n_players, rules.preset.family)
-    row = search.params(rules.preset.family)[0]
+    search = parse_lineup("ismcts:iterations=5", rules.n_players, rules.family)
+    row = search.params(rules.family)[0]
     nodes = np.empty((N_INT_ROWS, 8), dtype=np.int64)
     value = np.empty(8, dtype=np.float64)
     rng = np.arange(1, 5, dtype=np.uint64)
@@ -137,7 +137,7 @@ def warm(family: str) -> float:
         P,
         STR,
         lineup.kinds,
-        lineup.params(rules.preset.family),
+        lineup.params(rules.family),
         0,
         0,
         hands,
@@ -154,7 +154,7 @@ def warm(family: str) -> float:
     play_hands(rules, 2, 0, searching, workers=1)
     play_matches(rules, 1, 0, searching, workers=1)
     warm_search_forks(family)
-    if family == "kout":
+    if rules.is_kout:
         warm_forks()
     else:
         warm_solver()  # the other process compiles the Kout forks

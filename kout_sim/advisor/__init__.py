@@ -13,24 +13,24 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import InvalidRecord
-from ..rules import RulesError, get_rules
+from ..rules import Family, RulesError, get_rules
 from .evaluate import EVALS, Evaluator, Option, Outcomes, options_of
 from .position import Position, read_position
 from .report import OBJECTIVES, format_table, summarize
 
-DEFAULT_SAMPLES = {
-    ("dd", "kout_bo"): 3,
-    ("dd", "kout_bh"): 10,
-    ("dd", "baloot"): 3,
-    ("heuristic", "kout_bo"): 1200,
-    ("heuristic", "kout_bh"): 1200,
-    ("heuristic", "baloot"): 2500,
-    ("ismcts", "kout_bo"): 1,
-    ("ismcts", "kout_bh"): 1,
-    ("ismcts", "baloot"): 1,
-    ("pimc", "kout_bo"): 1,
-    ("pimc", "kout_bh"): 1,
-    ("pimc", "baloot"): 1,
+DEFAULT_SAMPLES: dict[tuple[str, str], int] = {
+    ("dd", Family.KOUT_BO): 3,
+    ("dd", Family.KOUT_BH): 10,
+    ("dd", Family.BALOOT): 3,
+    ("heuristic", Family.KOUT_BO): 1200,
+    ("heuristic", Family.KOUT_BH): 1200,
+    ("heuristic", Family.BALOOT): 2500,
+    ("ismcts", Family.KOUT_BO): 1,
+    ("ismcts", Family.KOUT_BH): 1,
+    ("ismcts", Family.BALOOT): 1,
+    ("pimc", Family.KOUT_BO): 1,
+    ("pimc", Family.KOUT_BH): 1,
+    ("pimc", Family.BALOOT): 1,
 }
 """Samples of a decision when none are asked for: about a second for the first call of a random
 4-seat deal on one core of the shared machine (measured, docs/advise.md: double dummy about 380 ms
@@ -75,7 +75,7 @@ def _notes(pos: Position, evaluator: Evaluator, card: bool) -> list[str]:
         )
     else:
         notes.append(f"play played out by {evaluator.player} on every seat")
-    if pos.rules.preset.family == "baloot":
+    if pos.rules.is_baloot:
         notes.append(
             "Baloot projects are the sampled deal's (3.5), declarations are not used as "
             "information; double dummy maximises card points (not the contract), and a kaboot "
@@ -139,7 +139,7 @@ def advise(
         raise ValueError(f"samples must be an integer 1..1,000,000, got {samples!r}")
     start = time.perf_counter()
     pos = read_position(record, seat=seat, seed=seed)
-    family = pos.rules.preset.family
+    family = pos.rules.family
     n = samples if samples is not None else default_samples(eval, family)
     evaluator = Evaluator(pos, eval, player)
     options = options_of(pos)

@@ -150,8 +150,8 @@ class Evaluator:
         self.pos = pos
         self.eval = eval
         rules = pos.rules
-        self.family = rules.preset.family
-        self.baloot = self.family == "baloot"
+        self.family = rules.family
+        self.baloot = rules.is_baloot
         self.n = rules.n_players
         self.solver: Solver | None = solver_for(rules) if eval == "dd" else None
         from ..engine.tables import tables_of

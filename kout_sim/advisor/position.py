@@ -126,7 +126,7 @@ def read_position(record: Any, seat: int | None = None, seed: int = 0) -> Positi
     dealer = _seat(_need(record, "dealer", "record"), rules, "record.dealer")
     if seat is not None:
         seat = _seat(seat, rules, "seat")
-    baloot = rules.preset.family == "baloot"
+    baloot = rules.is_baloot
     n = rules.n_players
     seen: dict[int, str] = {}
     first = 5 if baloot else rules.n_tricks
@@ -157,7 +157,7 @@ def read_position(record: Any, seat: int | None = None, seed: int = 0) -> Positi
 def _replay_known(record: Mapping[str, Any], rules: Rules, dealer: int) -> Position:
     hand = _run_hand(record, rules, dealer, get_engine("numba"), "record", "")
     S = np.array(hand.S, dtype=np.int64)  # type: ignore[attr-defined]
-    score = _match_score(record, "record") if rules.preset.family == "baloot" else (0, 0)
+    score = _match_score(record, "record") if rules.is_baloot else (0, 0)
     to_act = int(S[L.S_TO_ACT])
     plays = _plays_with_seats(record, rules, dealer, S)
     return Position(rules, S, to_act, True, plays, score)
@@ -169,7 +169,7 @@ def _plays_with_seats(
     """The seat of every recorded card play, from the trick winners of the replayed state."""
     n = rules.n_players
     texts = _list_field(record, "plays", "record")
-    baloot = rules.preset.family == "baloot"
+    baloot = rules.is_baloot
     if baloot:
         leader = (dealer + 1) % n  # RULES.md 3.2.6
     else:
@@ -215,8 +215,8 @@ class _Replay:
         self.rules = rules
         self.observer = observer
         self.rng = rng
-        self.baloot = rules.preset.family == "baloot"
-        self.family = rules.preset.family
+        self.baloot = rules.is_baloot
+        self.family = rules.family
         self.n = rules.n_players
         self.seen = seen
         own = C.mask_of(hands[observer] or [])

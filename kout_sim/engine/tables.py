@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import cards as C
-from ..rules import Rules
+from ..rules import BalootPreset, KoutPreset, Rules
 from . import layout as L
 
 _JOKER_MODELS = {"ladder": L.JOKER_LADDER, "single": L.JOKER_SINGLE}
@@ -33,37 +33,21 @@ def compile_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """Compile ``rules`` into the kernel tables (see :mod:`kout_sim.engine.layout`)."""
     pre, opt = rules.preset, rules.options
     P = np.zeros(L.P_SIZE, dtype=np.int64)
-    P[L.P_FAMILY] = L.FAMILY_BALOOT if pre.family == "baloot" else L.FAMILY_KOUT
+    STR = np.zeros((L.T_ROWS, L.T_COLS), dtype=np.int64)
+    P[L.P_FAMILY] = L.FAMILY_BALOOT if pre.family.is_baloot else L.FAMILY_KOUT
     P[L.P_N_PLAYERS] = pre.n_players
     P[L.P_N_TRICKS] = pre.n_tricks
-    P[L.P_BID_MIN] = pre.bid_min
-    P[L.P_BID_MAX] = pre.bid_max
-    P[L.P_MALZOOM] = int(pre.malzoom)
     P[L.P_MALZOOM_MADE] = 5
     P[L.P_MALZOOM_FAILED] = 5
-    P[L.P_TRUMP_MUST_HOLD] = int(pre.trump_must_hold)
-    P[L.P_FIRST_LEAD] = pre.first_lead_offset
-    P[L.P_JOKER_MODEL] = _JOKER_MODELS[pre.joker_model]
     P[L.P_RJ_LEAD_BID] = 8  # RULES.md 1.6(b)
     P[L.P_BJ_LEAD_BID] = 9  # RULES.md 1.6(a)
-    P[L.P_JOKER_SCOPE_ANYONE] = int(opt.get("joker_lead_scope") == "anyone")
     P[L.P_FREE_JOKER_HONOURS] = 4  # RULES.md 1.6(c): trump A K Q J
-    P[L.P_PLAY_ALL] = int(bool(opt.get("play_all_tricks", False)))
     P[L.P_TARGET] = int(opt["target"])
-    for name, index, values in _BALOOT_CODES:
-        if name in opt:
-            P[index] = values[opt[name]]
-    P[L.P_SIGNED_SCORE] = int(pre.signed_score)
-    P[L.P_ROTATION] = _ROTATIONS[pre.rotation]
-    P[L.P_BAWAN_FIRST] = pre.bawan_first_hand
-    P[L.P_KOUT_AT] = pre.kout_at
-    P[L.P_INSTANT_BID] = pre.instant_bid
     P[L.P_DECK] = pre.deck_mask
     P[L.P_N_CARDS] = bin(pre.deck_mask).count("1")
     for s in range(C.N_SUITS):
         P[L.P_SUIT_MASK + s] = pre.deck_mask & C.suit_mask(s)
     P[L.P_JOKER_MASK] = pre.deck_mask & C.JOKER_MASK
-    P[L.P_DRAW_JOKER_RANK] = pre.draw_joker_rank
     fd = opt.get("first_dealer", "low_draw")
     P[L.P_FIRST_DEALER] = (
         L.FIRST_DEALER_LOW_DRAW
@@ -72,17 +56,37 @@ def compile_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
         if fd == "random"
         else int(fd)
     )
+    if isinstance(pre, KoutPreset):
+        _kout_tables(pre, opt, P, STR)
+    elif isinstance(pre, BalootPreset):
+        _baloot_tables(opt, P, STR)
+    else:
+        raise TypeError(f"no tables for a preset of type {type(pre).__name__}")
+    P.setflags(write=False)
+    STR.setflags(write=False)
+    return P, STR
+
+
+def _kout_tables(pre: KoutPreset, opt: Mapping[str, Any], P: np.ndarray, STR: np.ndarray) -> None:
+    """The parameters of a Kout preset (RULES.md §1, §2) and its card strengths."""
+    P[L.P_BID_MIN] = pre.bid_min
+    P[L.P_BID_MAX] = pre.bid_max
+    P[L.P_MALZOOM] = int(pre.malzoom)
+    P[L.P_TRUMP_MUST_HOLD] = int(pre.trump_must_hold)
+    P[L.P_FIRST_LEAD] = pre.first_lead_offset
+    P[L.P_JOKER_MODEL] = _JOKER_MODELS[pre.joker_model]
+    P[L.P_JOKER_SCOPE_ANYONE] = int(opt.get("joker_lead_scope") == "anyone")
+    P[L.P_PLAY_ALL] = int(bool(opt.get("play_all_tricks", False)))
+    P[L.P_SIGNED_SCORE] = int(pre.signed_score)
+    P[L.P_ROTATION] = _ROTATIONS[pre.rotation]
+    P[L.P_BAWAN_FIRST] = pre.bawan_first_hand
+    P[L.P_KOUT_AT] = pre.kout_at
+    P[L.P_INSTANT_BID] = pre.instant_bid
+    P[L.P_DRAW_JOKER_RANK] = pre.draw_joker_rank
     for b, pts in pre.made.items():
         P[L.P_MADE + b] = pts
     for b, pts in pre.failed.items():
         P[L.P_FAILED + b] = pts
-
-    STR = np.zeros((L.T_ROWS, L.T_COLS), dtype=np.int64)
-    if pre.family == "baloot":
-        _baloot_tables(rules, P, STR)
-        P.setflags(write=False)
-        STR.setflags(write=False)
-        return P, STR
     for card in range(52):
         STR[L.T_LED, card] = 1 + card % C.N_RANKS  # RULES.md 1.1, 2.7: by rank in the led suit
     for trump in range(C.N_SUITS):
@@ -97,9 +101,6 @@ def compile_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
         else:
             # RULES.md 2.7: the joker wins any trick it is played to
             STR[trump, C.JK] = L.STRENGTH_TRUMP_BASE + 20
-    P.setflags(write=False)
-    STR.setflags(write=False)
-    return P, STR
 
 
 # Baloot options as kernel parameters: (option, P index, value -> code)
@@ -155,8 +156,19 @@ def _run_codes(pattern: int) -> list[int]:
     return sorted(codes, reverse=True)
 
 
-def _baloot_tables(rules: Rules, P: np.ndarray, STR: np.ndarray) -> None:
-    """Card orders and points of RULES.md 3.1 and the run table of 3.5."""
+# Baloot's kernels never read these parameters (RULES.md 3.2.6: P1, after the dealer, leads the
+# first trick; option first_dealer: the first dealer is random or a fixed seat, never drawn); they
+# keep the values the one preset type of every family gave them, so Baloot's tables stay as they were.
+_BALOOT_UNREAD = ((L.P_FIRST_LEAD, 1), (L.P_DRAW_JOKER_RANK, 15))
+
+
+def _baloot_tables(opt: Mapping[str, Any], P: np.ndarray, STR: np.ndarray) -> None:
+    """Baloot's options as codes, the card orders and points of RULES.md 3.1, the runs of 3.5."""
+    for name, index, values in _BALOOT_CODES:
+        if name in opt:
+            P[index] = values[opt[name]]
+    for index, value in _BALOOT_UNREAD:
+        P[index] = value
     for suit in range(C.N_SUITS):
         for rank, (trump_order, plain_order, trump_pts, plain_pts) in _BALOOT_RANKS.items():
             card = C.card_id(suit, C.RANKS.index(rank))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from ..rules import Family
+
 
 def has_bidder() -> pl.Expr:
     """The hand had a bidder: not a void Baloot hand (whose ``bidder`` is stored as -1)."""
@@ -32,13 +34,24 @@ def _family(family: str | None) -> pl.Expr:
     return pl.col("family") if family is None else pl.lit(family)
 
 
+def baloot_hand(family: str | None = None) -> pl.Expr:
+    """A hand of Baloot (RULES.md §3), of the run's ``family``, or None to read the column."""
+    return _family(family) == Family.BALOOT.value
+
+
+def family_of_preset() -> pl.Expr:
+    """The family of the column ``preset`` (each preset's name begins with its family's name)."""
+    names = "|".join(f.value for f in Family)
+    return pl.col("preset").str.extract(f"^({names})", 1)
+
+
 def forced_bid(n_seats: int | None = None, family: str | None = None) -> pl.Expr:
     """Kout: every other seat passed, so the dealer had to bid (RULES.md 1.3, 2.3); Baloot: false.
     ``n_seats`` and ``family``: the run's, or None to read the columns ``n_seats`` and ``family``."""
     n = pl.col("n_seats") if n_seats is None else pl.lit(n_seats)
     n_pass = pl.col("calls").str.count_matches(r"\bpass\b").cast(pl.Int16)
     return (
-        (_family(family) != "baloot")
+        ~baloot_hand(family)
         & (pl.col("bidder") == pl.col("dealer"))
         & (n_pass == n.cast(pl.Int16) - 1)
     ).fill_null(False)
@@ -47,7 +60,7 @@ def forced_bid(n_seats: int | None = None, family: str | None = None) -> pl.Expr
 def instant_hand(family: str | None = None) -> pl.Expr:
     """A Bahraini Inzili (RULES.md 2.10): made wins the match at once, failed loses it, and the
     counter does not move, so the hand has no value in points."""
-    return ((_family(family) == "kout_bh") & (pl.col("contract") == 8)).fill_null(False)
+    return ((_family(family) == Family.KOUT_BH.value) & (pl.col("contract") == 8)).fill_null(False)
 
 
 def pointless_hand() -> pl.Expr:

@@ -136,7 +136,7 @@ def run_columns(preset: str, options: Mapping[str, Any] | None = None) -> dict[s
     from ..rules import get_rules
 
     rules = get_rules(preset, dict(options or {}))
-    return {"preset": preset, "family": rules.preset.family, "n_seats": rules.n_players}
+    return {"preset": preset, "family": rules.family.value, "n_seats": rules.n_players}
 
 
 def with_run_columns(frame: pl.LazyFrame | pl.DataFrame, preset: str) -> pl.LazyFrame:

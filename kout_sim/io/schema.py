@@ -296,7 +296,7 @@ def hands_table(
     }
     for s in range(6):
         data[f"hand_seat{s}"] = rows[:, L.R_HAND + s]
-    baloot = metadata.get("family") == "baloot"
+    baloot = rules.is_baloot
     if baloot:
         mode = rows[:, L.R_MODE]
         data["mode"] = _labels(mode, ["", "sun", "hokum"], mode == 0)
@@ -321,7 +321,7 @@ def hands_table(
     else:
         for name in BALOOT_ONLY:
             data[name] = None
-    family = rules.preset.family
+    family = rules.family
     data["forced_joker"] = rows[:, L.R_FORCED_JOKER].astype(bool)
     data["calls"] = F.calls(rows, family)
     data["trick_winners"] = F.trick_winners(rows)

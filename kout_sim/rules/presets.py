@@ -1,7 +1,9 @@
 """The presets as data: one frozen :class:`Rules` per preset and options.
 
-A preset fixes the table (players, deck, tricks, bids, score table) and names its options
-(RULES.md §1, §2, §3); :func:`get_rules` validates options and returns a frozen :class:`Rules`.
+A preset fixes the table (players, deck, tricks) and names its options; it is of its family's
+type, :class:`KoutPreset` (RULES.md §1, §2: bids, score table, jokers, match rules) or
+:class:`BalootPreset` (§3). :func:`get_rules` validates options and returns a frozen
+:class:`Rules`, which answers which family it is (``rules.is_baloot``, :class:`Family`).
 This layer knows nothing of the kernels: :func:`kout_sim.engine.tables.tables_of` compiles a
 :class:`Rules` into the plain numpy arrays every kernel reads.
 """
@@ -15,6 +17,7 @@ from functools import cached_property
 from typing import Any
 
 from .. import cards as C
+from .family import Family
 from .options import (
     MAX_TARGET,
     Option,
@@ -39,16 +42,28 @@ def _deck(ranks: str, missing: tuple[str, ...], jokers: tuple[int, ...]) -> int:
     return mask
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Preset:
-    """The fixed part of a rule system: table, deck, auction range, score table, rule switches."""
+    """What every rule system fixes: the table, the deck, the options and their profiles.
+
+    A preset is one of the family types below: :class:`KoutPreset` (RULES.md §1, §2) or
+    :class:`BalootPreset` (§3); each holds only what its family's rules need.
+    """
 
     name: str
-    family: str  # "kout_bo" | "kout_bh"
+    family: Family
     title: str
     n_players: int
     deck_mask: int
     n_tricks: int
+    options: Mapping[str, Option] = field(default_factory=dict)
+    profiles: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class KoutPreset(Preset):
+    """A Kout rule system (RULES.md §1 Kout Bo, §2 Bahraini): auction range, score table, jokers."""
+
     bid_min: int
     bid_max: int
     bid_names: Mapping[int, str]
@@ -66,8 +81,23 @@ class Preset:
     kout_at: int  # 1.12(b)
     instant_bid: int  # 2.10 Inzili
     draw_joker_rank: int  # 1.2 jokers above the Ace (14) / 2.2 joker = 15
-    options: Mapping[str, Option] = field(default_factory=dict)
-    profiles: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        """A Kout preset is of a Kout family."""
+        if not self.family.is_kout:
+            raise ValueError(f"{self.name}: a KoutPreset of family {self.family}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class BalootPreset(Preset):
+    """The Baloot rule system (RULES.md §3): its switches are all options (and profiles)."""
+
+    family: Family = Family.BALOOT
+
+    def __post_init__(self) -> None:
+        """The Baloot preset is of the Baloot family."""
+        if not self.family.is_baloot:
+            raise ValueError(f"{self.name}: a BalootPreset of family {self.family}")
 
 
 @dataclass(frozen=True)
@@ -86,6 +116,31 @@ class Rules:
     def name(self) -> str:
         """The preset's name."""
         return self.preset.name
+
+    @property
+    def family(self) -> Family:
+        """The preset's family."""
+        return self.preset.family
+
+    @property
+    def is_baloot(self) -> bool:
+        """Saudi Baloot (RULES.md §3)."""
+        return self.preset.family.is_baloot
+
+    @property
+    def is_kout(self) -> bool:
+        """Either Kout game (RULES.md §1, §2)."""
+        return self.preset.family.is_kout
+
+    @property
+    def is_kuwaiti(self) -> bool:
+        """Kuwaiti Kout Bo (RULES.md §1)."""
+        return self.preset.family.is_kuwaiti
+
+    @property
+    def is_bahraini(self) -> bool:
+        """Bahraini Kout (RULES.md §2)."""
+        return self.preset.family.is_bahraini
 
     @property
     def n_players(self) -> int:
@@ -179,9 +234,9 @@ _BO_DECKS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
 )
 for _n, _ranks, _missing in _BO_DECKS:
     _register(
-        Preset(
+        KoutPreset(
             name=f"kout_bo_{_n}",
-            family="kout_bo",
+            family=Family.KOUT_BO,
             title=f"Kuwaiti Kout Bo, {_n} players",
             n_players=_n,
             deck_mask=_deck(_ranks, _missing, (C.RJ, C.BJ)),
@@ -214,9 +269,9 @@ _BH_DECKS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
 )
 for _n, _ranks, _missing in _BH_DECKS:
     _register(
-        Preset(
+        KoutPreset(
             name=f"kout_bh_{_n}",
-            family="kout_bh",
+            family=Family.KOUT_BH,
             title=f"Bahraini Kout, {_n} players",
             n_players=_n,
             deck_mask=_deck(_ranks, _missing, (C.JK,)),
@@ -344,28 +399,12 @@ _BALOOT_OPTIONS: dict[str, Option] = {
 }
 
 _register(
-    Preset(
+    BalootPreset(
         name="baloot",
-        family="baloot",
         title="Saudi Baloot (Sun and Hokum), 4 players",
         n_players=4,
         deck_mask=_deck("789TJQKA", (), ()),
         n_tricks=8,
-        bid_min=0,
-        bid_max=0,
-        bid_names={},
-        made={},
-        failed={},
-        joker_model="ladder",
-        malzoom=False,
-        trump_must_hold=False,
-        first_lead_offset=1,
-        signed_score=False,
-        rotation="next",
-        bawan_first_hand=0,
-        kout_at=0,
-        instant_bid=0,
-        draw_joker_rank=15,
         options=_BALOOT_OPTIONS,
         profiles={
             "ksa": {},

@@ -127,7 +127,7 @@ def prepare(
     """
     lineup = lineup_of(rules, players)
     searching = search_class(lineup.kinds)
-    family = rules.preset.family
+    family = rules.family
     # the drivers are per family, not per preset; the solver is one for every preset
     key = (policy_family(family), unit, searching, solve)
     if key in _READY:
@@ -155,7 +155,9 @@ def prepare(
 
                 dd_columns(rows[:1], rules)
             compiled.set()
-            hands_table(rows[:2], {"family": family}, rules)  # its string kernels: seconds, once
+            hands_table(
+                rows[:2], {"family": family.value}, rules
+            )  # its string kernels: seconds, once
         except BaseException as exc:  # pragma: no cover - re-raised below
             error.append(exc)
 
@@ -180,7 +182,7 @@ def prepare(
 
 def lineup_of(rules: Rules, players: Players) -> Lineup:
     """``players`` (spec, specs or line-up) validated for ``rules``."""
-    return parse_lineup(players, rules.n_players, rules.preset.family)
+    return parse_lineup(players, rules.n_players, rules.family)
 
 
 def _illegal(lineup: Lineup) -> RuntimeError:
@@ -220,7 +222,7 @@ def play_hands(
         out = new_rows(2)
         if trace.shape[0]:
             trace = np.zeros((2, L.MAX_ACTIONS), dtype=np.int32)
-    params = lineup.params(rules.preset.family)
+    params = lineup.params(rules.family)
     _play_hands(P, STR, lineup.kinds, params, seed, first, out, trace, threads=workers)
     if out is not target:
         target[:] = out[:n_hands]
@@ -236,7 +238,7 @@ def _match_chunk(
     rules: Rules, lineup: Lineup, seed: int, first: int, n: int, traced: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     P, STR = tables_of(rules)
-    kinds, params = lineup.kinds, lineup.params(rules.preset.family)
+    kinds, params = lineup.kinds, lineup.params(rules.family)
     match_rows = np.zeros((n, L.X_SIZE), dtype=np.int64)
     capacity = n * 48 + 100  # not a power of two times a power of two: see run.SHARD_HANDS
     while True:

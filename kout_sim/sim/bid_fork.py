@@ -50,7 +50,7 @@ def check_at(at: str) -> bool:
 
 def _check(rules: Rules, players: Players) -> tuple[np.ndarray, np.ndarray]:
     lineup = lineup_of(rules, players)
-    return lineup.kinds, lineup.params(rules.preset.family)
+    return lineup.kinds, lineup.params(rules.family)
 
 
 def bid_fork_records(
@@ -113,7 +113,7 @@ def hand_features(cards: np.ndarray, jokers: np.ndarray) -> dict[str, np.ndarray
 def bid_fork_table(records: np.ndarray, rules: Rules) -> pl.DataFrame:
     """The bid fork records as a DataFrame, one row per branch (the columns of
     ``kout_sim.io.schema.BID_FORK_FIELDS`` and ``BID_FORK_DERIVED``; docs/data.md)."""
-    family = rules.preset.family
+    family = rules.family
     P, _ = tables_of(rules)
     names = call_names(family)
     data: dict[str, object] = {c.name: records[:, c.field] for c in BID_FORK_FIELDS}
@@ -230,7 +230,7 @@ def write_bid_forks(
             "command": command,
             "preset": rules.name,
             "options": dict(rules.options),
-            "family": rules.preset.family,
+            "family": rules.family.value,
             "players": lineup.describe(),
             "seed": seed,
             "unit": "hands",

@@ -47,10 +47,10 @@ def default_lead_only(rules: Rules) -> bool:
 
 
 def _check(rules: Rules, players: Players) -> tuple[np.ndarray, np.ndarray]:
-    if rules.preset.family == "baloot":
+    if rules.is_baloot:
         raise ValueError(f"joker forks need a Kout preset (jokers); {rules.name} has none")
     lineup = lineup_of(rules, players)
-    return lineup.kinds, lineup.params(rules.preset.family)
+    return lineup.kinds, lineup.params(rules.family)
 
 
 def fork_records(
@@ -297,7 +297,7 @@ def _write_forks(
         "command": command,
         "preset": rules.name,
         "options": dict(rules.options),
-        "family": rules.preset.family,
+        "family": rules.family.value,
         "players": lineup.describe(),
         "seed": seed,
         "unit": "hands",

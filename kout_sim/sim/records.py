@@ -61,7 +61,7 @@ def match_record(run: str | os.PathLike[str], match: int) -> dict[str, Any]:
     match_rows, hand_rows, trace = play_matches(
         rules, 1, meta["seed"], meta["players"], first=match, workers=1, traced=True
     )
-    baloot = rules.preset.family == "baloot"
+    baloot = rules.is_baloot
     return {
         "rules": rules.name,
         "options": dict(rules.options),
@@ -86,7 +86,7 @@ def hand_record(run: str | os.PathLike[str], hand: int) -> dict[str, Any]:
     rules = get_rules(meta["preset"], meta["options"])
     trace = np.zeros((1, L.MAX_ACTIONS), np.int32)
     rows = play_hands(rules, 1, meta["seed"], meta["players"], first=hand, workers=1, trace=trace)
-    baloot = rules.preset.family == "baloot"
+    baloot = rules.is_baloot
     record = _hand_record(rows[0], trace[0], rules.n_players, baloot)
     return {
         "rules": rules.name,

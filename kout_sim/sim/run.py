@@ -303,7 +303,7 @@ def simulate(
     )
     settings: dict[str, Any] = {
         **asdict(spec),
-        "family": rules.preset.family,
+        "family": rules.family.value,
         "version": __version__,
         "git_revision": git_revision(),
     }
@@ -407,7 +407,7 @@ def _play_run(
         tables = load(store.url)
         manifest.update(
             summary=summary_counts(
-                tables["hands"], tables.get("matches"), rules.preset.family, rules.n_players
+                tables["hands"], tables.get("matches"), rules.family, rules.n_players
             )
         )
         manifest.flush(force=True)
@@ -435,7 +435,7 @@ def _run_shards(
     every :data:`WAKE_SECONDS`), so Ctrl-C reaches it at once: the queued shards are cancelled,
     the running ones given up at their next step (``KeyboardInterrupt`` is re-raised after). Each
     finished shard is entered in ``manifest``. Returns the summary counts."""
-    family, n_seats = spec.rules.preset.family, spec.rules.n_players
+    family, n_seats = spec.rules.family, spec.rules.n_players
     # a searching shard moves the bar as it plays (per hand or match), the others when done
     stepwise = bar is not None and searching(spec)
 

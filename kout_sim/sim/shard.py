@@ -84,7 +84,7 @@ def rows_buffer(spec: RunSpec, size: int) -> np.ndarray | None:
     survives. The tables built from it are written before the thread plays its next shard."""
     if spec.unit != "hands" or size != spec.shard_size:
         return None
-    key = (spec.rules.preset.family, size)
+    key = (spec.rules.family, size)
     cached = getattr(_thread, "rows", None)
     if cached is None or cached[0] != key:
         cached = (key, new_rows(size))
@@ -215,7 +215,7 @@ def play_shard(
     :data:`STOP_MATCHES`) and given up with :class:`Stopped` as soon as it is set (Ctrl-C); the
     rows are those of one call (every hand and match has its own random streams)."""
     rules = spec.rules
-    family = rules.preset.family
+    family = rules.family
     if progress is not None and searching(spec):
         match_rows, rows, trace = _play_stepwise(spec, start, size, progress, stop)
         tables = {"hands": hands_table(rows, metadata, rules, _dd(spec, rows))}

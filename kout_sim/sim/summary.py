@@ -11,7 +11,7 @@ import pyarrow as pa
 
 from ..io.read import load
 from ..io.store import Store
-from ..rules import get_rules
+from ..rules import Family, get_rules
 from ..stats import wilson
 
 Summary = dict[str, dict[str, list[int]]]
@@ -46,7 +46,7 @@ def summary_counts(
     ]
     lazy = hands.lazy()
     out: Summary = {}
-    if family == "baloot":
+    if Family(family).is_baloot:
         by = (
             lazy.with_columns(
                 # RULES.md 3.2.7: a Kawesh hand is void; it is counted apart from the passed-out ones
@@ -113,10 +113,9 @@ def summarize(run: str | os.PathLike[str]) -> str:
     ``run.json`` as it played, or (a run resumed, played on a Dask cluster or written by an older
     version) computed from its tables."""
     meta = Store(run).read_json("run.json")
-    family = meta.get("family") or get_rules(meta["preset"]).preset.family
-    kind = "baloot" if family == "baloot" else "kout"
+    family = Family(meta.get("family") or get_rules(meta["preset"]).family)
     counts: Summary | None = meta.get("summary")
-    if counts is None or SUMMARY_TABLES[kind] not in counts:
+    if counts is None or SUMMARY_TABLES[family.kind] not in counts:
         tables = load(run)
         n_seats = get_rules(meta["preset"], meta.get("options")).n_players
         counts = summary_counts(tables["hands"], tables.get("matches"), family, n_seats)
@@ -154,8 +153,8 @@ def _rate_text(k: int, n: int) -> str:
 
 def format_summary(meta: dict[str, Any], counts: Summary, run: str) -> str:
     """The text of :func:`summarize` from the run's settings and counts."""
-    family = meta.get("family", "")
-    groups = counts.get(SUMMARY_TABLES["baloot" if family == "baloot" else "kout"], {})
+    family = Family(meta.get("family") or get_rules(meta["preset"]).family)
+    groups = counts.get(SUMMARY_TABLES[family.kind], {})
     total = sum(c[0] for c in groups.values())
     lines = [
         f"run {run}: preset {meta['preset']}, seed {meta['seed']}, {total:,} hands "
@@ -164,7 +163,7 @@ def format_summary(meta: dict[str, Any], counts: Summary, run: str) -> str:
         "",
     ]
     points_header = f"{'net pts':>8} {'95% CI':>15}"
-    if family == "baloot":
+    if family.is_baloot:
         lines += [
             "modes bought (buyer fails, kaboot: rates with 95% Wilson intervals; net pts: the "
             "buyer team's points minus the other team's, a hand)",
@@ -204,7 +203,7 @@ def format_summary(meta: dict[str, Any], counts: Summary, run: str) -> str:
                 f"{label:>10} {n:>10,} {n / total:>7.1%} {_rate_text(made, made_n)} "
                 f"{_points_text(net_n, net_sum, net_sq)}"
             )
-        if family == "kout_bh":
+        if family.is_bahraini:
             lines.append(
                 "an Inzili (8) wins or loses the match at once and a forced joker lead loses it: "
                 "no net points (RULES.md 2.8, 2.10)"

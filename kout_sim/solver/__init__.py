@@ -240,7 +240,7 @@ def first_leads_of(rows: np.ndarray, rules: Rules) -> np.ndarray:
     X[:, K.X_CONTRACT] = rows[:, L.R_CONTRACT]
     X[:, K.X_TRUMP] = rows[:, L.R_TRUMP]
     X[:, K.X_HAND : K.X_HAND + 6] = rows[:, L.R_HAND : L.R_HAND + 6]
-    if rules.preset.family == "baloot":
+    if rules.is_baloot:
         X[:, K.X_MODE] = rows[:, L.R_MODE]
         X[rows[:, L.R_MODE] == 0, K.X_BIDDER] = -1  # a void hand: nothing to solve
         # RULES.md 3.3.1: closed while the last raise is a closed Double or a closed Four

@@ -31,6 +31,7 @@ from analyses.ladder import (
 from analyses.ladder_section import _search_text, ladder_section, verdict_text
 from analyses.section import ReportInput, open_run
 from analyses.studies import StudyArgs, plan_study
+from kout_sim.rules import Family
 
 # ------------------------------------------------------------------------------------ verdicts
 
@@ -168,7 +169,7 @@ def test_rung_slug_and_search() -> None:
 
 
 def test_plan_caps_the_search_rung_and_rates_every_rung() -> None:
-    plans = plan_study("ladder", StudyArgs("kout_bo_4", "kout_bo", seed=1, hands=50_000))
+    plans = plan_study("ladder", StudyArgs("kout_bo_4", Family.KOUT_BO, seed=1, hands=50_000))
     paths = [p.path for p in plans]
     assert "ladder/heuristic" in paths and "ladder/ismcts-iterations200" in paths
     duels = [p for p in plans if p.kind == ladder_rating.DUEL_KIND]
@@ -206,15 +207,17 @@ def test_plan_caps_the_search_rung_and_rates_every_rung() -> None:
     )
     assert duel.command is not None and f"--matches {pimc['duel']}" in duel.command(Path("x"))
     assert "ladder" not in {
-        s for p in plan_study("all", StudyArgs("kout_bo_4", "kout_bo")) for s in p.studies
+        s for p in plan_study("all", StudyArgs("kout_bo_4", Family.KOUT_BO)) for s in p.studies
     }
 
 
 def test_plan_refuses_bad_rungs_before_playing() -> None:
     with pytest.raises(ValueError):
-        plan_study("ladder", StudyArgs("kout_bo_4", "kout_bo", players=("heuristic", "nonsense")))
+        plan_study(
+            "ladder", StudyArgs("kout_bo_4", Family.KOUT_BO, players=("heuristic", "nonsense"))
+        )
     with pytest.raises(ValueError, match="two different rungs"):
-        plan_study("ladder", StudyArgs("kout_bo_4", "kout_bo", players=("heuristic",)))
+        plan_study("ladder", StudyArgs("kout_bo_4", Family.KOUT_BO, players=("heuristic",)))
 
 
 # ------------------------------------------------------------------------------------- rating

@@ -100,7 +100,7 @@ def compare_hands(
     actions = np.zeros(128, dtype=np.int64)
     legal = np.zeros(128, dtype=np.int64)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
-    baloot = rules.preset.family == "baloot"
+    baloot = rules.is_baloot
     n_actions = 0
     events = {"permitted_joker_lead": 0, "rankless_joker_lead": 0, "forced_joker_lead": 0}
     for i in range(n_hands):
@@ -219,7 +219,7 @@ def compare_free_hands(
     rules = get_rules(preset, options)
     rng = random.Random(seed)
     n = rules.n_players
-    baloot = rules.preset.family == "baloot"
+    baloot = rules.is_baloot
     n_actions = 0
     for i in range(n_hands):
         score = SCORES[i % len(SCORES)] if baloot else (0, 0)
@@ -271,7 +271,7 @@ def compare_matches(
     """
     rules = get_rules(preset, options)
     match_rows, hand_rows, trace = play_matches(rules, n_matches, seed, workers=1, traced=True)
-    baloot = rules.preset.family == "baloot"
+    baloot = rules.is_baloot
     n = rules.n_players
     h = 0
     for mrow in match_rows:

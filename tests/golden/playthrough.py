@@ -91,7 +91,7 @@ def match_playthrough(preset: str, kind: str) -> str:
     options = OPTIONS[preset]
     rules = get_rules(preset, options)
     spec = KINDS[kind]
-    baloot = rules.preset.family == "baloot"
+    baloot = rules.is_baloot
     n = rules.n_players
     match_rows, hand_rows, trace = play_matches(rules, 1, SEED, spec, workers=1, traced=True)
     (mrow,) = match_rows

@@ -35,7 +35,7 @@ def playthrough(preset: str) -> str:
     """The first hands of the seeded random stream of ``preset``, as text."""
     rules = get_rules(preset)
     P, STR = tables_of(rules)
-    baloot = rules.preset.family == "baloot"
+    baloot = rules.is_baloot
     lines = [f"# {preset}, seed {SEED}, random players"]
     for i in range(N_HANDS):
         hands = np.zeros(6, dtype=np.int64)

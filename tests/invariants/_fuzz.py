@@ -76,7 +76,7 @@ def valid_records(preset: str, n: int = 6) -> tuple[str, ...]:
     """``n`` valid hand records and ``n // 3`` match records of ``preset`` (JSON text: each
     mutation starts from a fresh copy), played with random players."""
     rules = get_rules(preset)
-    baloot = rules.preset.family == "baloot"
+    baloot = rules.is_baloot
     head = {"rules": rules.name, "options": dict(rules.options)}
     trace = np.zeros((n, L.MAX_ACTIONS), np.int32)
     rows = play_hands(rules, n, 7, "random", workers=1, trace=trace)

@@ -317,8 +317,8 @@ def test_the_searching_loop_records_who_played_which_card(searching: bool) -> No
     rules = get_rules("kout_bo_4")
     P, STR = tables_of(rules)
     spec = "ismcts:iterations=20,auction=1" if searching else "heuristic"
-    lineup = parse_lineup(spec, 4, rules.preset.family)
-    kinds, params = lineup.kinds, lineup.params(rules.preset.family)
+    lineup = parse_lineup(spec, 4, rules.family)
+    kinds, params = lineup.kinds, lineup.params(rules.family)
     empty = np.zeros(0, dtype=np.int64)
     checked = 0
     for index in range(3):

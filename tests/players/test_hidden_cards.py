@@ -25,7 +25,7 @@ from kout_sim.players import parse_lineup
 from kout_sim.players.baloot_heuristic import choose_baloot
 from kout_sim.players.kout_heuristic import choose_kout
 from kout_sim.reference import stream as RS
-from kout_sim.rules import Rules, get_rules, preset_names
+from kout_sim.rules import KoutPreset, Rules, get_rules, preset_names
 
 Chooser = Callable[..., int]
 
@@ -37,7 +37,7 @@ def _allowed(S: np.ndarray, rules: Rules, seat: int, card: int) -> bool:
         return not (voids >> (seat * 8 + 4 + card - 52)) & 1
     if (voids >> (seat * 8 + C.suit_of(card))) & 1:
         return False
-    baloot = rules.preset.family == "baloot"
+    baloot = rules.is_baloot
     if baloot and int(S[L.B_MODE]) == L.MODE_HOKUM and C.suit_of(card) == int(S[L.S_TRUMP]):
         return not (voids >> (32 + seat * 8 + C.rank_of(card) - 5)) & 1
     return True
@@ -45,7 +45,8 @@ def _allowed(S: np.ndarray, rules: Rules, seat: int, card: int) -> bool:
 
 def _must_hold_trump(S: np.ndarray, rules: Rules) -> int:
     """RULES.md 2.4: the Bahraini bidder who has not played a trump still holds one (-1: none)."""
-    if not rules.preset.trump_must_hold or int(S[L.S_PHASE]) != L.PH_PLAY:
+    pre = rules.preset
+    if not (isinstance(pre, KoutPreset) and pre.trump_must_hold) or S[L.S_PHASE] != L.PH_PLAY:
         return -1
     bidder = int(S[L.S_BIDDER])
     return -1 if (int(S[L.S_VOIDS]) >> (bidder * 8 + 7)) & 1 else bidder
@@ -56,7 +57,7 @@ def permute_hidden(S: np.ndarray, rules: Rules, rng: random.Random) -> tuple[np.
     and whether anything moved."""
     seat = int(S[L.S_TO_ACT])
     n = rules.n_players
-    baloot = rules.preset.family == "baloot"
+    baloot = rules.is_baloot
     slots: list[list[int]] = [
         [] if s == seat else C.cards_of(int(S[L.S_HAND + s])) for s in range(n)
     ]
@@ -100,18 +101,19 @@ def check_preset(
     rules = get_rules(preset)
     P, STR = tables_of(rules)
     n = rules.n_players
-    family = rules.preset.family
-    baloot = family == "baloot"
+    family = rules.family
+    baloot = rules.is_baloot
     choose: Chooser = chooser or (choose_baloot if baloot else choose_kout)
     prm = parse_lineup("heuristic", n, family).params(family)[0]
     rng = random.Random(seed)
     play = np.empty(4, dtype=np.uint64)
     seed_stream(play, seed, 0, LANE_PLAY)
     checked = moved = 0
+    signed = isinstance(rules.preset, KoutPreset) and rules.preset.signed_score  # RULES.md 2.10
     for _ in range(n_hands):
         MS = np.zeros(L.M_SIZE, dtype=np.int64)
-        MS[L.M_SCORE] = rng.randrange(-20, 21) if rules.preset.signed_score else rng.randrange(60)
-        MS[L.M_SCORE + 1] = 0 if rules.preset.signed_score else rng.randrange(60)
+        MS[L.M_SCORE] = rng.randrange(-20, 21) if signed else rng.randrange(60)
+        MS[L.M_SCORE + 1] = 0 if signed else rng.randrange(60)
         cards = RS.deck(preset)
         rng.shuffle(cards)
         dealt = RS.deal_shuffled(preset, rng.randrange(n), cards)

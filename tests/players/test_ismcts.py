@@ -30,8 +30,8 @@ def _search(preset: str, S: np.ndarray, rng: np.ndarray, spec: str = "ismcts") -
     rules = get_rules(preset)
     P, STR = tables_of(rules)
     full = f"{spec}{',' if ':' in spec else ':'}iterations={ITERATIONS}"
-    prm = parse_lineup(full, rules.n_players, rules.preset.family)
-    row = prm.params(rules.preset.family)[0]
+    prm = parse_lineup(full, rules.n_players, rules.family)
+    row = prm.params(rules.family)[0]
     fam = int(P[L.P_FAMILY])
     mask = int(legal_mask(S, P, STR, fam))
     nodes = np.empty((N_INT_ROWS, ITERATIONS + 2), dtype=np.int64)

@@ -41,8 +41,8 @@ def _decide(record: dict[str, Any], spec: str = "heuristic") -> tuple[Any, list[
         hand.apply(record["trump"])
     for card in record.get("plays", []):
         hand.apply(card)
-    lineup = parse_lineup(spec, rules.n_players, rules.preset.family)
-    prm = lineup.params(rules.preset.family)[0]
+    lineup = parse_lineup(spec, rules.n_players, rules.family)
+    prm = lineup.params(rules.family)[0]
     rng = np.empty(4, dtype=np.uint64)
     seed_stream(rng, 0, 0, LANE_PLAY)
     MS = np.zeros(L.M_SIZE, dtype=np.int64)

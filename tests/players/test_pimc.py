@@ -26,8 +26,8 @@ FAST = ["kout_bo_4", "kout_bh_4", "kout_bh_6", "baloot"]
 
 def _row(preset: str, spec: str) -> np.ndarray:
     rules = get_rules(preset)
-    lineup = parse_lineup(spec, rules.n_players, rules.preset.family)
-    row: np.ndarray = lineup.params(rules.preset.family)[0]
+    lineup = parse_lineup(spec, rules.n_players, rules.family)
+    row: np.ndarray = lineup.params(rules.family)[0]
     return row
 
 
@@ -296,7 +296,7 @@ def test_pimc_plugs_into_the_hand_driver(preset: str) -> None:
     rules = get_rules(preset)
     rows = play_hands(rules, 3, 2, ["pimc:samples=2", "heuristic"], workers=1)
     assert (rows[:, L.R_N_ACTIONS] > 0).all()
-    if rules.preset.family != "baloot":  # calls=1 is Kout's
+    if not rules.is_baloot:  # calls=1 is Kout's
         rows = play_hands(rules, 2, 3, ["pimc:samples=2,calls=1", "heuristic"], workers=1)
         assert (rows[:, L.R_N_ACTIONS] > 0).all()
 

@@ -62,7 +62,7 @@ class Position:
 
     @property
     def baloot(self) -> bool:
-        return self.rules.preset.family == "baloot"
+        return self.rules.is_baloot
 
 
 def _completion(dealer: int, taker: int, stock: list[int]) -> list[int]:
@@ -88,7 +88,7 @@ def play_random(
     deck = C.cards_of(rules.deck_mask)
     rnd.shuffle(deck)
     dealer = rnd.randrange(n)
-    if rules.preset.family == "baloot":
+    if rules.is_baloot:
         deal = [C.mask_of(deck[5 * s : 5 * s + 5]) for s in range(4)]
         pos = Position(rules, dealer, deal, face_up=deck[20])
         pos.hand = NumbaHand(rules, dealer, deal, face_up=deck[20])

@@ -18,7 +18,7 @@ from kout_sim.cli import main
 from kout_sim.engine import layout as L
 from kout_sim.engine.tables import tables_of
 from kout_sim.reference.solver import solve_record
-from kout_sim.rules import get_rules
+from kout_sim.rules import KoutPreset, get_rules
 from kout_sim.solver import LOSS, position_of, solve, solver_for
 
 from ._positions import random_record
@@ -276,8 +276,9 @@ def test_par_cell_is_the_highest_contract_solve_makes(preset: str) -> None:
     from kout_sim.solver import par
 
     rng = random.Random(99)
-    rules = get_rules(preset)
-    low, high = rules.preset.bid_min, rules.preset.bid_max
+    kout = get_rules(preset).preset
+    assert isinstance(kout, KoutPreset)
+    low, high = kout.bid_min, kout.bid_max
     for _ in range(2):
         dealer = rng.randrange(4)
         hands = RK.deal(preset, dealer, rng)

@@ -41,12 +41,12 @@ def _trace(
     """(S, actions, legal masks, dealt hands) of heuristic hand ``hand`` of play_hands."""
     rules = get_rules(preset)
     P, STR = tables_of(rules)
-    lineup = parse_lineup("heuristic", rules.n_players, rules.preset.family)
+    lineup = parse_lineup("heuristic", rules.n_players, rules.family)
     hands = np.zeros(6, dtype=np.int64)
     actions = np.zeros(256, dtype=np.int64)
     legal = np.zeros(256, dtype=np.int64)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
-    kinds, params = lineup.kinds, lineup.params(rules.preset.family)
+    kinds, params = lineup.kinds, lineup.params(rules.family)
     t = hand_traced(P, STR, kinds, params, SEED, hand, hands, actions, legal, S, limit=limit)
     return S, [int(a) for a in actions[:t]], [int(m) for m in legal[:t]], hands
 
@@ -62,8 +62,8 @@ def _free_calls(preset: str, hand: int) -> list[tuple[int, int, int]]:
     S = np.zeros(L.S_SIZE, dtype=np.int64)
     rules = get_rules(preset)
     P, STR = tables_of(rules)
-    lineup = parse_lineup("heuristic", rules.n_players, rules.preset.family)
-    kinds, params = lineup.kinds, lineup.params(rules.preset.family)
+    lineup = parse_lineup("heuristic", rules.n_players, rules.family)
+    kinds, params = lineup.kinds, lineup.params(rules.family)
     free = []
     for ply, (action, mask) in enumerate(zip(actions, legal)):
         if action >= L.CALL and bin(mask).count("1") > 1:
@@ -196,7 +196,7 @@ def test_the_table_columns_follow_the_records(first_forks: tuple[str, np.ndarray
     )
     bids = table.filter(pl.col("bids") & (pl.col("bidder") >= 0))
     assert ((bids["bidder"] % 2) == (bids["seat"] % 2)).all()
-    if rules.preset.family == "kout":
+    if rules.is_kout:
         assert set(table["call"]) <= {"pass", *(str(b) for b in range(5, 10))}
         # the strength of a hand: its strongest suit (length + A K Q J) plus its jokers
         for row in table.head(20).iter_rows(named=True):

@@ -33,12 +33,12 @@ def _trace(
     """(S, actions, legal masks, dealt hands...) of heuristic hand ``hand`` of play_hands."""
     rules = get_rules(preset)
     P, STR = tables_of(rules)
-    lineup = parse_lineup("heuristic", rules.n_players, rules.preset.family)
+    lineup = parse_lineup("heuristic", rules.n_players, rules.family)
     hands = np.zeros(6, dtype=np.int64)
     actions = np.zeros(256, dtype=np.int64)
     legal = np.zeros(256, dtype=np.int64)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
-    kinds, params = lineup.kinds, lineup.params(rules.preset.family)
+    kinds, params = lineup.kinds, lineup.params(rules.family)
     t = hand_traced(P, STR, kinds, params, SEED, hand, hands, actions, legal, S, limit=limit)
     return S, [int(a) for a in actions[:t]], [int(m) for m in legal[:t]], hands
 

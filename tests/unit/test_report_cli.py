@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from analyses import studies
 from kout_sim.cli import main
+from kout_sim.rules import Family
 
 
 def _run(*args: str) -> tuple[int, str, str]:
@@ -76,7 +77,7 @@ def test_report_refuses_a_folder_without_runs(tmp_path: Path) -> None:
 
 
 def test_study_plans() -> None:
-    args = studies.StudyArgs("kout_bh_4", "kout_bh", seed=7)
+    args = studies.StudyArgs("kout_bh_4", Family.KOUT_BH, seed=7)
     plans = studies.plan_study("match-length", args)
     assert [p.simulate["options"]["target"] for p in plans if p.simulate] == [26, 31, 51, 101]
     assert all(p.simulate and p.simulate["seed"] == 9 for p in plans)
@@ -91,7 +92,9 @@ def test_study_plans() -> None:
         "seed": 7,
     }
     # all: Baloot's bids and baloot-modes are the same simulation, played once for both
-    baloot = studies.plan_study("all", studies.StudyArgs("baloot", "baloot", hands=10, matches=5))
+    baloot = studies.plan_study(
+        "all", studies.StudyArgs("baloot", Family.BALOOT, hands=10, matches=5)
+    )
     hands = [p for p in baloot if p.kind == "hands"]
     assert len(hands) == 1 and hands[0].studies == ("bids", "baloot-modes")
     assert [
@@ -104,7 +107,7 @@ def test_study_plans() -> None:
         152,
         202,
     ]
-    kout = studies.plan_study("all", studies.StudyArgs("kout_bo_4", "kout_bo"))
+    kout = studies.plan_study("all", studies.StudyArgs("kout_bo_4", Family.KOUT_BO))
     assert "baloot-modes" not in {s for p in kout for s in p.studies}
 
 

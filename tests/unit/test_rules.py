@@ -1,9 +1,20 @@
 """Rules as data: presets, decks, options and their errors (RULES.md table, 1.2, 1.6, 1.11, 1.12)."""
 
+import json
+from dataclasses import fields, replace
+
 import pytest
 
 from kout_sim import cards as C
-from kout_sim.rules import RulesError, get_rules, preset_names
+from kout_sim.rules import (
+    BalootPreset,
+    Family,
+    KoutPreset,
+    Preset,
+    RulesError,
+    get_rules,
+    preset_names,
+)
 
 
 def test_kout_bo_4_deck_is_6_to_A_without_red_sixes_plus_two_jokers() -> None:
@@ -67,3 +78,47 @@ def test_out_of_range_values_say_what_is_valid(option: str, value: object, accep
         get_rules("kout_bo_4", {option: value})
     assert option in str(info.value)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("preset", "family", "baloot", "kuwaiti", "bahraini", "kind"),
+    [
+        ("kout_bo_4", "kout_bo", False, True, False, "kout"),
+        ("kout_bo_6", "kout_bo", False, True, False, "kout"),
+        ("kout_bh_4", "kout_bh", False, False, True, "kout"),
+        ("kout_bh_6", "kout_bh", False, False, True, "kout"),
+        ("baloot", "baloot", True, False, False, "baloot"),
+    ],
+)
+def test_family_checks_of_every_preset(
+    preset: str, family: str, baloot: bool, kuwaiti: bool, bahraini: bool, kind: str
+) -> None:
+    """RULES.md §1 Kout Bo, §2 Bahraini Kout, §3 Baloot: the rules answer what they are."""
+    rules = get_rules(preset)
+    assert rules.family is Family(family) and rules.family == family
+    assert (rules.is_baloot, rules.is_kout) == (baloot, not baloot)
+    assert (rules.is_kuwaiti, rules.is_bahraini) == (kuwaiti, bahraini)
+    assert rules.family.kind == kind
+    assert isinstance(rules.preset, BalootPreset if baloot else KoutPreset)
+
+
+def test_a_family_reads_back_from_its_recorded_name() -> None:
+    """A run's settings hold the family as text; it is the family's own name."""
+    assert [Family(str(f)) for f in Family] == list(Family)
+    assert json.dumps({"family": Family.KOUT_BH}) == '{"family": "kout_bh"}'
+    with pytest.raises(ValueError):
+        Family("kout")
+
+
+def test_baloot_preset_holds_no_kout_field() -> None:
+    """RULES.md §3: no auction of contracts, no jokers, no score table of contracts."""
+    kout_only = {f.name for f in fields(KoutPreset)} - {f.name for f in fields(Preset)}
+    assert {"bid_min", "made", "joker_model", "draw_joker_rank"} <= kout_only
+    assert not kout_only & {f.name for f in fields(BalootPreset)}
+
+
+def test_a_preset_type_refuses_another_family() -> None:
+    with pytest.raises(ValueError, match="KoutPreset of family baloot"):
+        replace(get_rules("kout_bo_4").preset, family=Family.BALOOT)
+    with pytest.raises(ValueError, match="BalootPreset of family kout_bo"):
+        replace(get_rules("baloot").preset, family=Family.KOUT_BO)

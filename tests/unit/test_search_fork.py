@@ -45,8 +45,8 @@ class Hand:
     ) -> None:
         self.rules = rules
         self.P, self.STR = tables_of(rules)
-        lineup = parse_lineup(players, rules.n_players, rules.preset.family)  # type: ignore[arg-type]
-        self.kinds, self.params = lineup.kinds, lineup.params(rules.preset.family)
+        lineup = parse_lineup(players, rules.n_players, rules.family)  # type: ignore[arg-type]
+        self.kinds, self.params = lineup.kinds, lineup.params(rules.family)
         self.row = row
         self.actions = [int(c) & 0xFF for c in trace[: int(row[L.R_N_ACTIONS])]]
         self.dealt = np.zeros(6, dtype=np.int64)
@@ -130,7 +130,7 @@ def _replays(hand: Hand, ply: int, first: int, rng: np.ndarray) -> np.ndarray:
     final, after, cards = _step_branch(hand, S, first, rng)
     code = first if S[L.S_PHASE] == L.PH_PLAY else L.CALL + first
     actions = [*hand.actions[:ply], code, *after]
-    if hand.rules.preset.family == "baloot":
+    if hand.rules.is_baloot:
         codes = [decode_action(a, True) for a in actions if a >= L.CALL]
         record: dict[str, object] = {
             "rules": hand.rules.name,
