@@ -29,6 +29,7 @@ PACKAGE = Path(__file__).resolve().parent.parent
 """The ``kout_sim`` package folder: every kernel's source lies below it."""
 
 
+@functools.cache
 def _module_file(name: str) -> Path | None:
     """The source file of the ``kout_sim`` module ``name`` (dotted, absolute), or ``None``."""
     parts = name.split(".")
@@ -57,6 +58,22 @@ name list across lines included. Text in a string that looks like one only adds 
 closure (a needless recompile, never a stale kernel)."""
 
 
+def _import_statements(source: bytes) -> list[ast.stmt]:
+    """The import statements of ``source`` (:data:`_IMPORT_LINE`), parsed at once (one
+    ``ast.parse`` a file); one by one when a match is not a statement (text in a string)."""
+    found = [match.group(0).strip() for match in _IMPORT_LINE.finditer(source)]
+    try:
+        return ast.parse(b"\n".join(found)).body
+    except SyntaxError:
+        statements: list[ast.stmt] = []
+        for text in found:
+            try:
+                statements.extend(ast.parse(text).body)
+            except SyntaxError:
+                continue  # text inside a string or a comment, not a statement
+        return statements
+
+
 @functools.cache
 def _imports(path: Path) -> frozenset[Path]:
     """The ``kout_sim`` source files that ``path`` imports, at any depth (a lazy import in a
@@ -70,11 +87,7 @@ def _imports(path: Path) -> frozenset[Path]:
     if path.name != "__init__.py":
         package = package.rpartition(".")[0]
     found: set[Path] = set()
-    for match in _IMPORT_LINE.finditer(path.read_bytes()):
-        try:
-            statement = ast.parse(match.group(0).strip()).body[0]
-        except (SyntaxError, IndexError):
-            continue  # text inside a string or a comment, not a statement
+    for statement in _import_statements(path.read_bytes()):
         names: list[str] = []
         if isinstance(statement, ast.Import):
             names = [alias.name for alias in statement.names]

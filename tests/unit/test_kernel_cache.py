@@ -9,6 +9,7 @@ the digest follows the sources.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import pkgutil
 import types
@@ -131,6 +132,7 @@ def test_kernel_cache_digest_changes_with_an_imported_source(
     (pkg / "engine" / "kout.py").write_text("from .layout import X\n")
     (pkg / "players" / "bot.py").write_text("from ..engine import kout\n")
     monkeypatch.setattr(J, "PACKAGE", pkg)
+    J._module_file.cache_clear()
     J._imports.cache_clear()
     J.source_digest.cache_clear()
     try:
@@ -144,6 +146,7 @@ def test_kernel_cache_digest_changes_with_an_imported_source(
         (pkg / "engine" / "layout.py").write_text("X = 2\n")
         assert J.source_digest(pkg / "engine" / "kout.py") != before
     finally:
+        J._module_file.cache_clear()
         J._imports.cache_clear()
         J.source_digest.cache_clear()
 
@@ -160,3 +163,28 @@ def test_kernel_cache_locator_is_used(tmp_path: Path, monkeypatch: pytest.Monkey
     digest = J.source_digest(path.resolve())
     assert locator.get_cache_path() == str(tmp_path / "engine" / "kout" / digest)
     assert locator.get_source_stamp() == digest
+
+
+def test_kernel_cache_import_scan_reads_statements_at_any_depth() -> None:
+    """Only import statements are parsed: at module level, in a function body, parenthesised over
+    lines; an import-looking line of a docstring that is no statement does not break the scan."""
+    source = b'''"""Docs.
+
+from the engine import the kernels (prose, not a statement)
+"""
+from .layout import (
+    A,
+    B,
+)
+import numpy as np
+
+
+def f():
+    from ..players import policy
+    return policy
+'''
+    found = [ast.dump(s) for s in J._import_statements(source)]
+    assert len(found) == 3
+    assert "module='layout'" in found[0] and "name='B'" in found[0]
+    assert "name='numpy'" in found[1]
+    assert "module='players'" in found[2] and "level=2" in found[2]
