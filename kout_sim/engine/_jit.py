@@ -143,6 +143,10 @@ def cache_root() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kout_sim" / "numba"
 
 
+_WRITABLE: set[str] = set()
+"""The cache folders this process has found writable (:meth:`KernelCacheLocator.ensure_cache_path`)."""
+
+
 class KernelCacheLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
     """Numba cache locator for the kernels of this package: each source file's compiled code goes
     to ``cache_root() / <module path> / <source_digest(file)>``, and its stamp is that digest, so a
@@ -159,6 +163,16 @@ class KernelCacheLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
 
     def get_cache_path(self) -> str:
         return self._cache_path
+
+    def ensure_cache_path(self) -> None:
+        """Numba's check (make the folder, write a temporary file in it), the temporary file once a
+        folder a process: numba runs the check for every decorated kernel at import and before
+        every save (a folder removed meanwhile is made again)."""
+        if self._cache_path in _WRITABLE:
+            os.makedirs(self._cache_path, exist_ok=True)
+            return
+        super().ensure_cache_path()  # type: ignore[no-untyped-call]
+        _WRITABLE.add(self._cache_path)
 
     def get_source_stamp(self) -> str:
         return self._stamp
