@@ -138,9 +138,29 @@ def source_digest(path: Path) -> str:
 def cache_root() -> Path:
     """Where the kernels' compiled code goes: ``NUMBA_CACHE_DIR`` when the user sets it, else
     ``$XDG_CACHE_HOME/kout_sim/numba`` (``~/.cache/kout_sim/numba``)."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return Path(os.environ["NUMBA_CACHE_DIR"])
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kout_sim" / "numba"
+    return _cache_root(os.environ.get("NUMBA_CACHE_DIR", ""), os.environ.get("XDG_CACHE_HOME"))
+
+
+@functools.cache
+def _cache_root(numba_dir: str, xdg: str | None) -> Path:
+    if numba_dir:
+        return Path(numba_dir)
+    return Path(xdg or Path.home() / ".cache") / "kout_sim" / "numba"
+
+
+@functools.cache
+def _package_source(py_file: str) -> Path | None:
+    """``py_file`` resolved, if it is a source of this package (else ``None``)."""
+    path = Path(py_file).resolve()
+    return path if path.is_relative_to(PACKAGE) else None
+
+
+@functools.cache
+def _cache_folder(path: Path, root: Path) -> tuple[str, str]:
+    """The stamp (:func:`source_digest`) and the cache folder of the kernels of ``path``."""
+    stamp = source_digest(path)
+    sub = path.relative_to(PACKAGE).with_suffix("")
+    return stamp, str(root.joinpath(*sub.parts, stamp))
 
 
 _WRITABLE: set[str] = set()
@@ -156,10 +176,9 @@ class KernelCacheLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
     def __init__(self, py_func: Any, py_file: str) -> None:
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
-        path = Path(py_file).resolve()
-        self._stamp = source_digest(path)
-        sub = path.relative_to(PACKAGE).with_suffix("")
-        self._cache_path = str(cache_root().joinpath(*sub.parts, self._stamp))
+        path = _package_source(py_file)
+        assert path is not None  # from_function takes the package's sources only
+        self._stamp, self._cache_path = _cache_folder(path, cache_root())
 
     def get_cache_path(self) -> str:
         return self._cache_path
@@ -179,9 +198,7 @@ class KernelCacheLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
 
     @classmethod
     def from_function(cls, py_func: Any, py_file: str) -> KernelCacheLocator | None:
-        try:
-            Path(py_file).resolve().relative_to(PACKAGE)
-        except ValueError:
+        if _package_source(py_file) is None:
             return None  # not a kout_sim source: numba's own locators
         parent: Any = super()
         return parent.from_function(py_func, py_file)
