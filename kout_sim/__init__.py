@@ -16,9 +16,9 @@ hand stays under a second, docs/compile.md).
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ._lazy import attach
 from ._version import __version__
 
 if TYPE_CHECKING:
@@ -61,15 +61,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name on first use (PEP 562) and keep it as a module attribute."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'kout_sim' has no attribute {name!r}")
-    value = getattr(import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = attach(__name__, _LAZY)
