@@ -58,6 +58,12 @@ name list across lines included. Text in a string that looks like one only adds 
 closure (a needless recompile, never a stale kernel)."""
 
 
+@functools.cache
+def _source(path: Path) -> bytes:
+    """The text of a source file, read once a process (each file is in many closures)."""
+    return path.read_bytes()
+
+
 def _import_statements(source: bytes) -> list[ast.stmt]:
     """The import statements of ``source`` (:data:`_IMPORT_LINE`), parsed at once (one
     ``ast.parse`` a file); one by one when a match is not a statement (text in a string)."""
@@ -87,7 +93,7 @@ def _imports(path: Path) -> frozenset[Path]:
     if path.name != "__init__.py":
         package = package.rpartition(".")[0]
     found: set[Path] = set()
-    for statement in _import_statements(path.read_bytes()):
+    for statement in _import_statements(_source(path)):
         names: list[str] = []
         if isinstance(statement, ast.Import):
             names = [alias.name for alias in statement.names]
@@ -130,9 +136,16 @@ def source_digest(path: Path) -> str:
     for file in sorted(seen):
         digest.update(str(file.relative_to(PACKAGE)).encode())
         digest.update(b"\0")
-        digest.update(file.read_bytes())
+        digest.update(_source(file))
         digest.update(b"\0")
     return digest.hexdigest()[:16]
+
+
+def forget_sources() -> None:
+    """Forget what this process has read of the sources (their text, imports and digests): for a
+    process that edits them and wants the cache key to see the edit."""
+    for memo in (_source, _module_file, _imports, source_digest, _package_source, _cache_folder):
+        memo.cache_clear()
 
 
 def cache_root() -> Path:

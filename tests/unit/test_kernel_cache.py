@@ -132,23 +132,19 @@ def test_kernel_cache_digest_changes_with_an_imported_source(
     (pkg / "engine" / "kout.py").write_text("from .layout import X\n")
     (pkg / "players" / "bot.py").write_text("from ..engine import kout\n")
     monkeypatch.setattr(J, "PACKAGE", pkg)
-    J._module_file.cache_clear()
-    J._imports.cache_clear()
-    J.source_digest.cache_clear()
+    J.forget_sources()
     try:
         before = J.source_digest(pkg / "engine" / "kout.py")
         bot_before = J.source_digest(pkg / "players" / "bot.py")
-        J.source_digest.cache_clear()
+        J.forget_sources()
         (pkg / "players" / "bot.py").write_text("from ..engine import kout  # edited\n")
         assert J.source_digest(pkg / "engine" / "kout.py") == before
         assert J.source_digest(pkg / "players" / "bot.py") != bot_before
-        J.source_digest.cache_clear()
+        J.forget_sources()
         (pkg / "engine" / "layout.py").write_text("X = 2\n")
         assert J.source_digest(pkg / "engine" / "kout.py") != before
     finally:
-        J._module_file.cache_clear()
-        J._imports.cache_clear()
-        J.source_digest.cache_clear()
+        J.forget_sources()
 
 
 def test_kernel_cache_locator_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
