@@ -1,6 +1,6 @@
 """The rating of the ladder's players: Bradley-Terry from duplicate duels between the rungs.
 
-Each duel (``kout-sim duel``, :func:`kout_sim.sim.duel.duel`) plays the same deal sequences twice,
+Each duel (``kout-sim duel``, :func:`analyses.duel.duel`) plays the same deal sequences twice,
 the teams exchanged. One *deal* (match ``m`` of both games) gives team A a score of 0, 1 or 2 games
 won (a tie counts a half). The Bradley-Terry model says that A beats B in one game with probability
 ``1 / (1 + exp(-(r_A - r_B)))``: the ratings ``r`` are on the logit scale (a gap of 1.0 is a 73%
@@ -86,7 +86,7 @@ def write_duel(
     """Play the duplicate duel into ``out/duel`` and write ``out/run.json`` (``"kind":
     "ladder_duel"``, the teams, the size, the command and the duel's statistics). Returns
     ``out``."""
-    from kout_sim.sim.duel import duel
+    from .duel import duel
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
         play_random_matches,
     )
     from .run import simulate
-    from .summary import summarize
 
 _LAZY = {
     "load": "..io.read",
@@ -31,7 +30,6 @@ _LAZY = {
     "play_random_hands": ".batch",
     "play_random_matches": ".batch",
     "simulate": ".run",
-    "summarize": ".summary",
 }
 
 __all__ = [
@@ -43,7 +41,6 @@ __all__ = [
     "play_random_hands",
     "play_random_matches",
     "simulate",
-    "summarize",
 ]
 
 

@@ -32,6 +32,7 @@ import pyarrow as pa
 
 from .._version import __version__
 from ..commands import simulate_command
+from ..io.counts import Summary, merge_into, shard_counts, summary_counts
 from ..io.read import load
 from ..io.store import (
     TABLES,
@@ -62,12 +63,6 @@ from .shard import RunSpec as RunSpec
 from .shard import Stopped as Stopped
 from .shard import check_stop, rows_buffer, run_shard, searching, write_shard
 from .shard import play_shard as play_shard
-from .summary import SUMMARY_TABLES as SUMMARY_TABLES
-from .summary import Summary, merge_into, summary_counts
-from .summary import _shard_counts as _shard_counts
-from .summary import format_summary as format_summary
-from .summary import merge_summaries as merge_summaries
-from .summary import summarize as summarize
 
 SHARD_MATCHES = 4_096
 # Shard sizes are round decimal numbers on purpose: a power of two makes the columns of the
@@ -399,7 +394,7 @@ def _play_run(
     manifest.meta.pop("error", None)
     manifest.update(status="complete", seconds=elapsed())
     if counts is not None and not complete:
-        # counted as the shards were played: summarize() need not read the tables again
+        # counted as the shards were played: the summary need not read the tables again
         manifest.update(summary=counts)
     manifest.flush(force=True)
     if counts is None or complete:
@@ -448,7 +443,7 @@ def _run_shards(
         tables = play_shard(spec, settings, start, size, 1, buffer, step, stop=stop)
         # counted before the write: polars may raise KeyboardInterrupt in this thread after a
         # Ctrl-C, and a shard once written must come back with its manifest entries
-        counts = _shard_counts(tables, family, n_seats)
+        counts = shard_counts(tables, family, n_seats)
         check_stop(stop)
         return size, counts, write_shard(store, spec, k, tables)
 
