@@ -29,7 +29,8 @@ from ..drivers import fork as FK
 from ..drivers.playout import play_out
 from ..engine import layout as L
 from ..engine.tables import tables_of
-from ..io.schema import BRANCHES, POSITION_COLUMNS
+from ..io.records import FORK_RECORD
+from ..io.schema import BRANCHES, FORK_COLUMNS, conform, record_columns
 from ..io.store import Manifest, Store, one_line, opened
 from ..players.kinds import searches
 from ..rules import Rules, get_rules
@@ -125,37 +126,35 @@ def fork_chunks(
 
 
 def fork_table(records: np.ndarray, rules: Rules) -> pl.DataFrame:
-    """The fork records as a DataFrame (columns: :data:`POSITION_COLUMNS`, ``bidding_team``,
-    ``leading``, ``trump``, ``joker``, ``other``, ``chosen``, ``chose_joker``, every outcome of
-    :data:`OUTCOME_COLUMNS` per branch, e.g. ``net_joker`` and ``net_other``, and ``made_actual``,
-    ``net_actual``, ``tricks_actual``, ``forced_joker_actual``: the hand itself, as the policy
-    played it on from the fork)."""
-    data: dict[str, object] = {c.name: records[:, c.field] for c in POSITION_COLUMNS}
-    seat, bidder = records[:, FK.F_SEAT], records[:, FK.F_BIDDER]
-    data["bidding_team"] = (seat % 2) == (bidder % 2)
-    data["leading"] = records[:, FK.F_LEADING] == 1
-    data["trump"] = [C.SUITS[t] for t in records[:, FK.F_TRUMP]]
-    for name, field in (("joker", FK.F_JOKER), ("other", FK.F_OTHER), ("chosen", FK.F_CHOSEN)):
-        data[name] = [C.format_card(int(c)) for c in records[:, field]]
-    data["chose_joker"] = records[:, FK.F_CHOSEN] == records[:, FK.F_JOKER]
+    """The fork records (:data:`kout_sim.io.records.FORK_RECORD`) as a DataFrame of the columns
+    of :data:`kout_sim.io.schema.FORK_COLUMNS`: the position, the cards of both branches, every
+    outcome per branch (e.g. ``net_joker`` and ``net_other``) and of the hand itself
+    (``net_actual``: as the policy played it on from the fork)."""
+    data: dict[str, object] = dict(record_columns(FORK_COLUMNS, FORK_RECORD, records))
+
+    def field(name: str, entry: int = 0) -> np.ndarray:
+        return FORK_RECORD.column(records, name, entry)
+
+    seat = field("seat")
+    data["bidding_team"] = (seat % 2) == (field("bidder") % 2)
+    data["leading"] = field("leading") == 1
+    data["trump"] = [C.SUITS[t] for t in field("trump")]
+    for name in ("joker", "other", "chosen"):
+        data[name] = [C.format_card(int(c)) for c in field(name)]
+    data["chose_joker"] = field("chosen") == field("joker")
     for b, branch in enumerate(BRANCHES):
-        data[f"made_{branch}"] = records[:, FK.F_MADE + b]
-        data[f"net_{branch}"] = records[:, FK.F_NET + b]
-        data[f"tricks_{branch}"] = records[:, FK.F_TRICKS + b]
-        data[f"forced_joker_{branch}"] = records[:, FK.F_FORCED + b] == 1
-        winner = records[:, FK.F_MATCH_WINNER + b]
+        data[f"made_{branch}"] = field("made", b)
+        data[f"forced_joker_{branch}"] = field("forced", b) == 1
+        winner = field("match_winner", b)
         data[f"match_lost_{branch}"] = (winner >= 0) & (winner != seat % 2)
     # the hand itself, as the policies played it on from the fork
-    data["made_actual"] = records[:, FK.F_ACTUAL_MADE]
-    data["net_actual"] = records[:, FK.F_ACTUAL_NET]
-    data["tricks_actual"] = records[:, FK.F_ACTUAL_TRICKS]
-    data["forced_joker_actual"] = records[:, FK.F_ACTUAL_FORCED] == 1
+    data["made_actual"] = field("actual_made")
+    data["forced_joker_actual"] = field("actual_forced") == 1
     made = [f"made_{branch}" for branch in (*BRANCHES, "actual")]
     frame = pl.DataFrame(data).with_columns(
         pl.when(pl.col(m) < 0).then(None).otherwise(pl.col(m) == 1).alias(m) for m in made
     )
-    small = [c for c, t in frame.schema.items() if t == pl.Int64 and c != "hand"]
-    return frame.with_columns(pl.col(small).cast(pl.Int16), preset=pl.lit(rules.name))
+    return conform(frame.with_columns(preset=pl.lit(rules.name)), FORK_COLUMNS)
 
 
 def joker_forks(
