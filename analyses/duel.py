@@ -20,8 +20,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from kout_sim.commands import command_line
+from kout_sim.io.manifest import run_manifest, total_seconds
 from kout_sim.io.read import load
-from kout_sim.io.store import WRITER, Store
+from kout_sim.io.store import Store
 from kout_sim.sim.duel import play_duel
 from kout_sim.stats import paired_wilson, wilson
 
@@ -184,7 +186,21 @@ def duel(
         seconds=round(time.perf_counter() - runs.started, 2),
         out=runs.out,
     )
-    Store(runs.out).write_json({**jsonable(result), "writer": WRITER}, "duel.json")
+    command = command_line(
+        "duel",
+        preset=runs.preset,
+        team_a=runs.team_a,
+        team_b=runs.team_b,
+        option=[f"{key}={value}" for key, value in sorted(dict(options or {}).items())],
+        **{runs.unit: runs.count},
+        seed=runs.seed,
+        out=runs.out,
+    )
+    played = [Store(run).read_json("run.json") for run in (runs.ab, runs.ba)]
+    settings = {**jsonable(result), "options": runs.options, "unit": runs.unit, "count": runs.count}
+    # the manifest's seconds: the compile and the play of both runs; wall_seconds: the whole duel
+    meta = run_manifest(settings, command, wall_seconds=result["seconds"], **total_seconds(played))
+    Store(runs.out).write_json(meta, "duel.json")
     return result
 
 

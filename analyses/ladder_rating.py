@@ -31,8 +31,9 @@ import numpy as np
 import polars as pl
 
 from kout_sim.commands import command_line, short_player
+from kout_sim.io.manifest import run_manifest, total_seconds
 from kout_sim.io.read import load
-from kout_sim.io.store import WRITER, Store
+from kout_sim.io.store import Store
 from kout_sim.rules import get_rules
 
 from ._common import Z95
@@ -114,7 +115,6 @@ def write_duel(
         "unit": "matches",
         "count": matches,
         "status": "complete",
-        "command": command,
         "play": "duel",
         "duel": jsonable(
             {
@@ -123,9 +123,9 @@ def write_duel(
                 "a_win_rate": vars(result["a_win_rate"]) if "a_win_rate" in result else None,
             }
         ),
-        "writer": WRITER,
     }
-    Store(folder).write_json(meta, "run.json")
+    runs = [json.loads((folder / "duel" / side / "run.json").read_text()) for side in ("ab", "ba")]
+    Store(folder).write_json(run_manifest(meta, command, **total_seconds(runs)), "run.json")
     return folder
 
 

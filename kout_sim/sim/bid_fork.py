@@ -23,19 +23,18 @@ import numpy as np
 import polars as pl
 
 from .. import cards as C
-from .._version import __version__
 from ..commands import command_line
 from ..drivers import fork as FK
 from ..engine import layout as L
 from ..engine.tables import tables_of
 from ..io.features import call_names
+from ..io.manifest import provenance
 from ..io.records import BID_FORK_RECORD
 from ..io.schema import BID_FORK_COLUMNS, conform, record_columns
 from ..io.store import Store, opened
 from ..rules import Rules, get_rules
 from .batch import Players, check_count, check_seed, check_workers, lineup_of
-from .fork import fork_chunks, write_table
-from .run import git_revision
+from .fork import fork_chunks, prepare_forks, write_table
 
 BID_CHUNK = 5_000  # hands per kernel call: at most 82 MB of records (MAX_BID_FORKS rows a hand)
 AT_CHOICES = ("first", "every")
@@ -209,6 +208,14 @@ def write_bid_forks(
     if store.exists() and not overwrite:
         raise ValueError(f"output folder {store.url} exists; pass --overwrite")
     with opened(store, overwrite=overwrite, resume=False):
+        every = check_at(at)
+        compiled = prepare_forks(
+            rules,
+            lineup.kinds,
+            lineup.params(rules.family),
+            FK.MODE_BID_EVERY if every else FK.MODE_BID_FIRST,
+            FK.MAX_BID_FORKS if every else FK.MAX_FIRST_BID_FORKS,
+        )
         started = time.perf_counter()
         table = bid_forks(rules.name, hands, seed, lineup, options=options, at=at, workers=workers)
         command = command_line(
@@ -236,8 +243,7 @@ def write_bid_forks(
             "forks": int(table.select(pl.struct("hand", "ply").n_unique()).item()),
             "branches": len(table),
             "fork_seconds": round(time.perf_counter() - started, 3),
-            "version": __version__,
-            "git_revision": git_revision(),
+            **provenance(),
         }
-        write_table(store, settings, "bid_forks", table, started)
+        write_table(store, settings, "bid_forks", table, started, compiled)
     return str(out) if "://" in str(out) else Path(out)

@@ -91,6 +91,10 @@ class DuelRuns:
     team_a: str
     team_b: str
     seed: int
+    options: dict[str, Any]
+    unit: str
+    """``"matches"`` (deal sequences) or ``"hands"``."""
+    count: int
     out: str
     """The duel folder, holding ``ab/``, ``ba/`` and ``duel.json``."""
     started: float
@@ -156,7 +160,9 @@ def play_duel(
     started = time.perf_counter()
     ab = simulate(preset, players=[str(a), str(b)], out=f"{base}/ab", **common)
     ba = simulate(preset, players=[str(b), str(a)], out=f"{base}/ba", **common)
-    return DuelRuns(ab, ba, rules.name, str(a), str(b), seed, base, started)
+    return DuelRuns(
+        ab, ba, rules.name, str(a), str(b), seed, dict(rules.options), unit, count, base, started
+    )
 
 
 DUEL_FILES = frozenset(["ab", "ba", "duel.json"])

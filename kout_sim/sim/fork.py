@@ -23,12 +23,12 @@ import numpy as np
 import polars as pl
 
 from .. import cards as C
-from .._version import __version__
 from ..commands import command_line
 from ..drivers import fork as FK
 from ..drivers.playout import play_out
 from ..engine import layout as L
 from ..engine.tables import tables_of
+from ..io.manifest import provenance, run_manifest
 from ..io.records import FORK_RECORD
 from ..io.schema import BRANCHES, FORK_COLUMNS, conform, record_columns
 from ..io.store import Manifest, Store, one_line, opened
@@ -36,7 +36,6 @@ from ..players.kinds import searches
 from ..rules import Rules, get_rules
 from . import search_fork as SF
 from .batch import Players, check_count, check_seed, check_workers, lineup_of
-from .run import git_revision
 
 FORK_CHUNK = 20_000  # hands per kernel call: 60 MB of fork records
 
@@ -271,6 +270,8 @@ def _write_forks(
     workers: int | None,
 ) -> None:
     preset = rules.name
+    mode = FK.MODE_JOKER_LEAD if lead_only else FK.MODE_JOKER_ANY
+    compiled = prepare_forks(rules, lineup.kinds, lineup.params(rules.family), mode, FK.MAX_FORKS)
     started = time.perf_counter()
     table = joker_forks(
         preset,
@@ -303,21 +304,46 @@ def _write_forks(
         "count": hands,
         "lead_only": bool(lead_only),
         "forks": len(table),
-        "version": __version__,
-        "git_revision": git_revision(),
+        **provenance(),
     }
-    write_table(store, settings, "forks", table, started)
+    write_table(store, settings, "forks", table, started, compiled)
+
+
+def prepare_forks(
+    rules: Rules, kinds: np.ndarray, params: np.ndarray, mode: int, room: int
+) -> float:
+    """Compile (or load from the cache) the fork kernel of ``mode`` for the line-up ``kinds``, on
+    no hand, so that the forks are timed apart from it; returns its seconds (``compile_seconds`` of
+    the folder's ``run.json``). A searching line-up compiles its search kernels in its first hand."""
+    started = time.perf_counter()
+    P, STR = tables_of(rules)
+    fork_hands = SF.fork_hands if searches(kinds) else FK.fork_hands
+    out = np.zeros((0, room, FK.F_SIZE), dtype=np.int64)
+    fork_hands(P, STR, kinds, params, 0, 0, out, np.zeros(0, dtype=np.int64), mode)
+    return time.perf_counter() - started
 
 
 def write_table(
-    store: Store, settings: dict[str, Any], name: str, table: pl.DataFrame, started: float
+    store: Store,
+    settings: dict[str, Any],
+    name: str,
+    table: pl.DataFrame,
+    started: float,
+    compile_seconds: float,
 ) -> None:
     """Write ``table`` as the one shard of the table ``name`` of the open run folder ``store``,
-    with ``settings`` as parquet metadata and in ``run.json`` (its status ``complete`` and the
-    seconds since ``started`` once the shard is written; ``failed`` and a one-line ``ValueError``
-    if the disk refuses it)."""
+    with ``settings`` as parquet metadata and in ``run.json`` (the run manifest,
+    :func:`kout_sim.io.manifest.run_manifest`: its status ``complete``, ``compile_seconds`` and
+    the seconds since ``started`` once the shard is written; ``failed`` and a one-line
+    ``ValueError`` if the disk refuses it)."""
     arrow = table.to_arrow().replace_schema_metadata({"kout_sim": json.dumps(settings)})
-    manifest = Manifest(store, {**settings, "status": "running"})
+    meta = run_manifest(
+        settings,
+        settings["command"],
+        status="running",
+        compile_seconds=round(compile_seconds, 3),
+    )
+    manifest = Manifest(store, meta)
     try:
         manifest.flush(force=True)
         store.fs.makedirs(store.path(name), exist_ok=True)

@@ -16,7 +16,6 @@ Dask distributed cluster (``"local:N"`` starts a local one with N worker process
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -30,9 +29,9 @@ from typing import Any, overload
 
 import pyarrow as pa
 
-from .._version import __version__
 from ..commands import simulate_command
 from ..io.counts import Summary, merge_into, shard_counts, summary_counts
+from ..io.manifest import provenance, run_manifest
 from ..io.read import load
 from ..io.store import (
     TABLES,
@@ -89,22 +88,6 @@ SETTINGS = (
 )
 SETTING_DEFAULTS = {"solve": False}
 """Settings added after runs were first written: an older run.json has the default."""
-
-
-def git_revision() -> str | None:
-    """The git revision of the package's checkout (None outside a git checkout)."""
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"],
-            cwd=Path(__file__).resolve().parent,
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
-        )
-    except OSError:
-        return None
-    return out.stdout.strip() or None if out.returncode == 0 else None
 
 
 DEFAULT_MATCHES = 10_000
@@ -299,8 +282,7 @@ def simulate(
     settings: dict[str, Any] = {
         **asdict(spec),
         "family": rules.family.value,
-        "version": __version__,
-        "git_revision": git_revision(),
+        **provenance(),
     }
     store = Store(out)
     with opened(store, overwrite=overwrite, resume=resume) as (_, previous):
@@ -338,7 +320,7 @@ def _play_run(
     earlier = float((previous or {}).get("seconds") or 0.0)
     shards = _resumable(store, spec, previous) if previous is not None else {}
     command = simulate_command(settings, store.url)
-    manifest = Manifest(store, {**settings, "command": command, "status": "running"}, shards)
+    manifest = Manifest(store, run_manifest(settings, command, status="running"), shards)
     try:
         for table in spec.tables:
             store.fs.makedirs(store.path(table), exist_ok=True)
