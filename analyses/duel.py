@@ -10,22 +10,24 @@ normal interval of the paired mean.
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec
 
 import numpy as np
 import polars as pl
 
-from kout_sim.commands import command_line
 from kout_sim.io.manifest import run_manifest, total_seconds
 from kout_sim.io.read import load
 from kout_sim.io.store import Store
-from kout_sim.sim.duel import play_duel
+from kout_sim.sim.duel import DuelRuns, play_duel
 from kout_sim.stats import paired_wilson, wilson
+
+P = ParamSpec("P")
 
 
 @dataclass(frozen=True)
@@ -142,41 +144,10 @@ def analyse(ab: str | os.PathLike[str], ba: str | os.PathLike[str]) -> dict[str,
     return out
 
 
-def duel(
-    preset: str,
-    team_a: str,
-    team_b: str,
-    *,
-    options: dict[str, Any] | None = None,
-    matches: int | None = None,
-    hands: int | None = None,
-    seed: int = 0,
-    out: str | os.PathLike[str] | None = None,
-    workers: int | None = None,
-    overwrite: bool = False,
-    resume: bool = False,
-    log: Callable[[str], None] | None = None,
-) -> dict[str, Any]:
-    """Play the duplicate duel (:func:`kout_sim.sim.duel.play_duel`: runs under ``out/ab`` and
-    ``out/ba``), write its statistics (:func:`analyse`) to ``out/duel.json`` and return them.
-
-    ``matches`` deal sequences (default 1,000) or ``hands`` independent hands: one, not both.
-    ``log``: when a seat searches (ISMCTS, thousands of times slower than the heuristic), it is
-    given one line with the estimated time before the play starts."""
-    runs = play_duel(
-        preset,
-        team_a,
-        team_b,
-        options=options,
-        matches=matches,
-        hands=hands,
-        seed=seed,
-        out=out,
-        workers=workers,
-        overwrite=overwrite,
-        resume=resume,
-        log=log,
-    )
+def record_duel(runs: DuelRuns) -> dict[str, Any]:
+    """The statistics (:func:`analyse`) of the duel played as ``runs``
+    (:func:`kout_sim.sim.duel.play_duel`), with its settings, written with the duel's manifest
+    (:func:`kout_sim.io.manifest.run_manifest`) to ``out/duel.json``."""
     result = analyse(runs.ab, runs.ba)
     result.update(
         preset=runs.preset,
@@ -186,22 +157,29 @@ def duel(
         seconds=round(time.perf_counter() - runs.started, 2),
         out=runs.out,
     )
-    command = command_line(
-        "duel",
-        preset=runs.preset,
-        team_a=runs.team_a,
-        team_b=runs.team_b,
-        option=[f"{key}={value}" for key, value in sorted(dict(options or {}).items())],
-        **{runs.unit: runs.count},
-        seed=runs.seed,
-        out=runs.out,
-    )
     played = [Store(run).read_json("run.json") for run in (runs.ab, runs.ba)]
     settings = {**jsonable(result), "options": runs.options, "unit": runs.unit, "count": runs.count}
     # the manifest's seconds: the compile and the play of both runs; wall_seconds: the whole duel
-    meta = run_manifest(settings, command, wall_seconds=result["seconds"], **total_seconds(played))
+    seconds = total_seconds(played)
+    meta = run_manifest(settings, runs.command, wall_seconds=result["seconds"], **seconds)
     Store(runs.out).write_json(meta, "duel.json")
     return result
+
+
+def _recorded(play: Callable[P, DuelRuns]) -> Callable[P, dict[str, Any]]:
+    def duel(*args: P.args, **kwargs: P.kwargs) -> dict[str, Any]:
+        return record_duel(play(*args, **kwargs))
+
+    duel.__doc__ = """Play the duplicate duel (:func:`kout_sim.sim.duel.play_duel`, the same
+    arguments: runs under ``out/ab`` and ``out/ba``), write its statistics to ``out/duel.json``
+    and return them (:func:`record_duel`)."""
+    # help() and inspect show play_duel's parameters
+    signature = inspect.signature(play).replace(return_annotation="dict[str, Any]")
+    duel.__signature__ = signature  # type: ignore[attr-defined]
+    return duel
+
+
+duel = _recorded(play_duel)
 
 
 def jsonable(value: Any) -> Any:

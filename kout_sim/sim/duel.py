@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..commands import command_line
 from ..io.store import RunFolderError, Store, check_replaceable
 from ..rules import get_rules
 from .batch import (
@@ -97,6 +98,8 @@ class DuelRuns:
     count: int
     out: str
     """The duel folder, holding ``ab/``, ``ba/`` and ``duel.json``."""
+    command: str
+    """The ``kout-sim duel`` command that plays the duel again."""
     started: float
     """``time.perf_counter()`` when the first run began (after the estimate)."""
 
@@ -117,8 +120,8 @@ def play_duel(
     log: Callable[[str], None] | None = None,
 ) -> DuelRuns:
     """Play the two runs of a duplicate duel, ``out/ab`` (team A on the even seats) and ``out/ba``
-    (the teams exchanged), on the same deals; the statistics are
-    :func:`analyses.duel.duel`'s.
+    (the teams exchanged), on the same deals; their statistics are
+    :func:`analyses.duel.record_duel`'s (:func:`analyses.duel.duel` does both).
 
     ``matches`` deal sequences (default 1,000) or ``hands`` independent hands: one, not both.
     ``log``: when a seat searches (ISMCTS, thousands of times slower than the heuristic), it is
@@ -160,8 +163,29 @@ def play_duel(
     started = time.perf_counter()
     ab = simulate(preset, players=[str(a), str(b)], out=f"{base}/ab", **common)
     ba = simulate(preset, players=[str(b), str(a)], out=f"{base}/ba", **common)
+    command = command_line(
+        "duel",
+        preset=rules.name,
+        team_a=str(a),
+        team_b=str(b),
+        option=[f"{key}={value}" for key, value in sorted(dict(options or {}).items())],
+        **{unit: count},
+        seed=seed,
+        out=base,
+    )
     return DuelRuns(
-        ab, ba, rules.name, str(a), str(b), seed, dict(rules.options), unit, count, base, started
+        ab,
+        ba,
+        rules.name,
+        str(a),
+        str(b),
+        seed,
+        dict(rules.options),
+        unit,
+        count,
+        base,
+        command,
+        started,
     )
 
 

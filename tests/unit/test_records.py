@@ -105,28 +105,28 @@ def test_docs_list_every_column_of_every_table_and_no_other() -> None:
         assert documented[table] == [c.name for c in columns], table
 
 
-@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4"])
-def test_the_forks_table_has_exactly_the_schema_columns(preset: str) -> None:
+@pytest.mark.parametrize(
+    ("table", "preset"),
+    [
+        ("forks", "kout_bo_4"),
+        ("forks", "kout_bh_4"),
+        ("bid_forks", "kout_bo_4"),
+        ("bid_forks", "baloot"),
+    ],
+)
+def test_the_fork_tables_have_exactly_the_schema_columns(table: str, preset: str) -> None:
+    from kout_sim.sim import bid_fork as BF
     from kout_sim.sim import fork as F
 
     rules = get_rules(preset)
-    table = F.fork_table(F.fork_records(rules, 60, 3, "heuristic", workers=1), rules)
-    schema = TABLES["forks"]
-    assert table.columns == [c.name for c in schema]
-    assert list(table.schema.values()) == [polars_type(c.dtype) for c in schema]
-    assert len(table) > 0
-
-
-@pytest.mark.parametrize("preset", ["kout_bo_4", "baloot"])
-def test_the_bid_forks_table_has_exactly_the_schema_columns(preset: str) -> None:
-    from kout_sim.sim import bid_fork as BF
-
-    rules = get_rules(preset)
-    table = BF.bid_fork_table(BF.bid_fork_records(rules, 40, 3, "heuristic", workers=1), rules)
-    schema = TABLES["bid_forks"]
-    assert table.columns == [c.name for c in schema]
-    assert list(table.schema.values()) == [polars_type(c.dtype) for c in schema]
-    assert len(table) > 0
+    if table == "forks":
+        frame = F.fork_table(F.fork_records(rules, 60, 3, "heuristic", workers=1), rules)
+    else:
+        frame = BF.bid_fork_table(BF.bid_fork_records(rules, 40, 3, "heuristic", workers=1), rules)
+    schema = TABLES[table]
+    assert frame.columns == [c.name for c in schema]
+    assert list(frame.schema.values()) == [polars_type(c.dtype) for c in schema]
+    assert len(frame) > 0
 
 
 def test_a_table_that_strays_from_its_schema_is_refused() -> None:
