@@ -47,7 +47,8 @@ import polars as pl
 
 import kout_sim
 from kout_sim import cards as C
-from kout_sim.io.store import WRITER, Store
+from kout_sim.io.manifest import run_manifest, total_seconds
+from kout_sim.io.store import Store
 
 from ._common import Frame, collect
 from .joker_lead import ROLE, paired_value
@@ -460,14 +461,8 @@ def write_context(
         for key in ("preset", "family", "options", "players", "seed", "count", "unit")
         if key in fs
     }
-    meta.update(
-        kind=CONTEXT_KIND,
-        forks=len(context),
-        status="complete",
-        command=settings.get("command"),
-        play=PLAY_FOLDER,
-        writer=WRITER,
-    )
+    meta.update(kind=CONTEXT_KIND, forks=len(context), status="complete", play=PLAY_FOLDER)
+    meta = run_manifest(meta, settings.get("command"), **total_seconds([settings]))
     write_context_table(folder, context, meta)
     return folder
 

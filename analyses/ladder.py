@@ -62,6 +62,7 @@ import polars as pl
 
 import kout_sim
 from kout_sim.commands import command_line, simulate_command
+from kout_sim.io.manifest import run_manifest, runs_under, total_seconds
 from kout_sim.io.store import WRITER, Store
 from kout_sim.rules import Family
 
@@ -752,10 +753,9 @@ def write_rung(
         "parts": parts,
         "skipped": skipped,
         "status": "complete",
-        "command": commands[0],
         "play": "hands",
         "commands": commands,
-        "writer": WRITER,
     }
+    meta = run_manifest(meta, commands[0], **total_seconds(runs_under(folder)))
     Store(folder).write_json(meta, "run.json")
     return folder

@@ -1,6 +1,6 @@
 """The rating of the ladder's players: Bradley-Terry from duplicate duels between the rungs.
 
-Each duel (``kout-sim duel``, :func:`kout_sim.sim.duel.duel`) plays the same deal sequences twice,
+Each duel (``kout-sim duel``, :func:`analyses.duel.duel`) plays the same deal sequences twice,
 the teams exchanged. One *deal* (match ``m`` of both games) gives team A a score of 0, 1 or 2 games
 won (a tie counts a half). The Bradley-Terry model says that A beats B in one game with probability
 ``1 / (1 + exp(-(r_A - r_B)))``: the ratings ``r`` are on the logit scale (a gap of 1.0 is a 73%
@@ -31,8 +31,9 @@ import numpy as np
 import polars as pl
 
 from kout_sim.commands import command_line, short_player
+from kout_sim.io.manifest import run_manifest, total_seconds
 from kout_sim.io.read import load
-from kout_sim.io.store import WRITER, Store
+from kout_sim.io.store import Store
 from kout_sim.rules import get_rules
 
 from ._common import Z95
@@ -86,7 +87,7 @@ def write_duel(
     """Play the duplicate duel into ``out/duel`` and write ``out/run.json`` (``"kind":
     "ladder_duel"``, the teams, the size, the command and the duel's statistics). Returns
     ``out``."""
-    from kout_sim.sim.duel import duel
+    from .duel import duel
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -114,7 +115,6 @@ def write_duel(
         "unit": "matches",
         "count": matches,
         "status": "complete",
-        "command": command,
         "play": "duel",
         "duel": jsonable(
             {
@@ -123,9 +123,9 @@ def write_duel(
                 "a_win_rate": vars(result["a_win_rate"]) if "a_win_rate" in result else None,
             }
         ),
-        "writer": WRITER,
     }
-    Store(folder).write_json(meta, "run.json")
+    runs = [json.loads((folder / "duel" / side / "run.json").read_text()) for side in ("ab", "ba")]
+    Store(folder).write_json(run_manifest(meta, command, **total_seconds(runs)), "run.json")
     return folder
 
 

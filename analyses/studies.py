@@ -57,7 +57,8 @@ from typing import Any
 
 import kout_sim
 from kout_sim.commands import command_line
-from kout_sim.io.store import WRITER, Lock, Store, check_replaceable, one_line, remove_run_files
+from kout_sim.io.manifest import run_manifest, runs_under, total_seconds
+from kout_sim.io.store import Lock, Store, check_replaceable, one_line, remove_run_files
 from kout_sim.rules import Family
 from kout_sim.sim.batch import check_count, check_seed
 
@@ -438,7 +439,7 @@ def _prepare_folder(folder: Path, overwrite: bool) -> Lock:
 
 
 def _write_json(folder: Path, data: dict[str, Any]) -> None:
-    Store(folder).write_json({**data, "writer": WRITER}, "study.json")
+    Store(folder).write_json(data, "study.json")
 
 
 def run_study(
@@ -488,19 +489,17 @@ def run_study(
     command = study_command(name, rules.name, folder, seed, players, hands, matches)
     lock = _prepare_folder(folder, overwrite)
     try:
-        meta: dict[str, Any] = {
+        settings: dict[str, Any] = {
             "name": name,
             "preset": rules.name,
             "seed": seed,
-            "command": command,
             "report_command": report_hint(folder),
-            "version": kout_sim.__version__,
-            "status": "running",
             "runs": [
                 {"path": p.path, "kind": p.kind, "studies": list(p.studies), "settings": p.simulate}
                 for p in plans
             ],
         }
+        meta = run_manifest(settings, command, status="running")
         _write_json(folder, meta)
         started = time.perf_counter()
         try:
@@ -511,7 +510,13 @@ def run_study(
             with contextlib.suppress(OSError):
                 _write_json(folder, meta)
             raise
-        meta.update(status="complete", seconds=round(time.perf_counter() - started, 3))
+        # the manifest's seconds: the compile and the play of every run under the folder;
+        # wall_seconds: the whole study
+        meta.update(
+            status="complete",
+            wall_seconds=round(time.perf_counter() - started, 3),
+            **total_seconds(runs_under(folder)),
+        )
         _write_json(folder, meta)
         return folder
     finally:

@@ -80,8 +80,9 @@ def simulate(
     it is locked while written. Ctrl-C stops the run within a second or two, keeping the complete
     shards, and prints the command that finishes it (--resume). `kout-sim verify DIR` checks every
     shard against the manifest."""
+    from analyses.summary import summarize
+
     from ..sim import simulate as run_simulation
-    from ..sim import summarize
     from ..sim.run import Interrupted
 
     try:
@@ -225,8 +226,9 @@ def duel(
     under --out. With a searching player (ismcts) it first says how long it will take; Ctrl-C
     stops it after the shards being played and prints the command that finishes it (--resume).
     """
-    from ..sim.duel import _jsonable, report
-    from ..sim.duel import duel as run_duel
+    from analyses.duel import duel as run_duel
+    from analyses.duel import jsonable, report
+
     from ..sim.run import Interrupted
 
     try:
@@ -263,4 +265,4 @@ def duel(
     except (ValueError, OSError) as exc:
         _fail(str(exc))
         return
-    click.echo(json.dumps(_jsonable(result)) if as_json else report(result))
+    click.echo(json.dumps(jsonable(result)) if as_json else report(result))

@@ -1,63 +1,155 @@
-"""The parquet schema of simulation runs: column names, dtypes and one-line meanings.
+"""The schema of every table the project writes: column names, dtypes, one-line meanings, and the
+record field (:mod:`kout_sim.io.records`) each column is read from.
 
-Every table is written through :func:`hands_table` / :func:`matches_table`, so the columns here are
-the single source of truth (``docs/data.md`` is generated from them).
+The tables of a run are written through :func:`hands_table`, :func:`matches_table` and
+:func:`actions_table`, the ``forks`` and ``bid_forks`` tables through :func:`frame_of` (by
+:mod:`kout_sim.sim.fork` and :mod:`kout_sim.sim.bid_fork`), so the columns here are the single
+source of truth: ``docs/data.md`` is generated from them, and ``tests/unit/test_records.py``
+checks that every column it lists is in a table's schema and the other way round.
+
+Size: over 600 lines on purpose. Most of it is the column declarations of the five tables, one
+line of meaning each: the data dictionary is one list, read in one place.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
 
+if TYPE_CHECKING:
+    import polars as pl
+
 from .. import cards as C
-from ..drivers import fork as FK
 from ..engine import layout as L
 from ..engine.tables import tables_of
 from ..rules import Rules
 from . import features as F
+from .records import BID_FORK_RECORD, FORK_RECORD, HAND_ROW, MATCH_ROW, Record
 
 
 @dataclass(frozen=True)
 class Column:
-    """One column of a table: its name, its arrow type and its meaning (docs/data.md)."""
+    """One column of a table: its name, its arrow type and its meaning (docs/data.md); and, for a
+    column read from one entry of a record field, that field (``field``, ``entry``: the entry of a
+    field of several) and whether a negative value is null (``optional``). A column without
+    ``field`` is derived (from several fields, a trace, the settings) by its table's builder."""
 
     name: str
     dtype: pa.DataType
     meaning: str
+    field: str | None = None
+    entry: int = 0
+    optional: bool = False
 
 
 HAND_COLUMNS: tuple[Column, ...] = (
-    Column("match", pa.int64(), "match index = its random stream index (hands runs: the hand's)"),
-    Column("hand", pa.int16(), "hand number within the match, from 0 (0 in hands runs)"),
-    Column("dealer", pa.int8(), "dealer seat"),
-    Column("bidder", pa.int8(), "seat that won the auction (-1: none, a Baloot hand all passed)"),
-    Column("contract", pa.int8(), "winning bid (tricks)"),
-    Column("malzoom", pa.bool_(), "forced dealer bid of exactly 5 (Kout Bo, RULES.md 1.3)"),
-    Column("trump", pa.string(), "trump suit letter S H D C (null: Baloot Sun or a void hand)"),
     Column(
-        "tricks_team0", pa.int8(), "tricks taken by team 0 (even seats) before the hand stopped"
+        "match",
+        pa.int64(),
+        "match index = its random stream index (hands runs: the hand's)",
+        "match",
     ),
-    Column("tricks_team1", pa.int8(), "tricks taken by team 1 (odd seats) before the hand stopped"),
-    Column("n_tricks_played", pa.int8(), "tricks played (the hand stops when its result is fixed)"),
-    Column("made", pa.bool_(), "bidding team reached its contract (null: forced joker lead)"),
-    Column("points_team0", pa.int16(), "points banked by team 0 this hand"),
-    Column("points_team1", pa.int16(), "points banked by team 1 this hand"),
-    Column("score_before_team0", pa.int32(), "team 0 match score before the hand (signed counter)"),
-    Column("score_before_team1", pa.int32(), "team 1 match score before the hand (0 when signed)"),
-    Column("score_after_team0", pa.int32(), "team 0 match score after the hand (signed counter)"),
-    Column("score_after_team1", pa.int32(), "team 1 match score after the hand (0 when signed)"),
-    Column("joker_leads", pa.int64(), "bitmask of jokers led with permission (bit = card id)"),
-    Column("joker_forced_leads", pa.int64(), "bitmask of jokers led rankless (RULES.md 1.8)"),
-    Column("n_actions", pa.int16(), "decisions in the hand (calls, trump, plays)"),
+    Column(
+        "hand", pa.int16(), "hand number within the match, from 0 (0 in hands runs)", "hand_idx"
+    ),
+    Column("dealer", pa.int8(), "dealer seat", "dealer"),
+    Column(
+        "bidder",
+        pa.int8(),
+        "seat that won the auction (-1: none, a Baloot hand all passed)",
+        "bidder",
+    ),
+    Column("contract", pa.int8(), "winning bid (tricks)", "contract"),
+    Column(
+        "malzoom", pa.bool_(), "forced dealer bid of exactly 5 (Kout Bo, RULES.md 1.3)", "malzoom"
+    ),
+    Column(
+        "trump",
+        pa.string(),
+        "trump suit letter S H D C (null: Baloot Sun or a void hand)",
+        "trump",
+        0,
+        optional=True,
+    ),
+    Column(
+        "tricks_team0",
+        pa.int8(),
+        "tricks taken by team 0 (even seats) before the hand stopped",
+        "tricks",
+    ),
+    Column(
+        "tricks_team1",
+        pa.int8(),
+        "tricks taken by team 1 (odd seats) before the hand stopped",
+        "tricks",
+        1,
+    ),
+    Column(
+        "n_tricks_played",
+        pa.int8(),
+        "tricks played (the hand stops when its result is fixed)",
+        "n_done",
+    ),
+    Column(
+        "made",
+        pa.bool_(),
+        "bidding team reached its contract (null: forced joker lead)",
+        "made",
+        0,
+        optional=True,
+    ),
+    Column("points_team0", pa.int16(), "points banked by team 0 this hand", "points"),
+    Column("points_team1", pa.int16(), "points banked by team 1 this hand", "points", 1),
+    Column(
+        "score_before_team0",
+        pa.int32(),
+        "team 0 match score before the hand (signed counter)",
+        "score_before",
+    ),
+    Column(
+        "score_before_team1",
+        pa.int32(),
+        "team 1 match score before the hand (0 when signed)",
+        "score_before",
+        1,
+    ),
+    Column(
+        "score_after_team0",
+        pa.int32(),
+        "team 0 match score after the hand (signed counter)",
+        "score_after",
+    ),
+    Column(
+        "score_after_team1",
+        pa.int32(),
+        "team 1 match score after the hand (0 when signed)",
+        "score_after",
+        1,
+    ),
+    Column(
+        "joker_leads",
+        pa.int64(),
+        "bitmask of jokers led with permission (bit = card id)",
+        "joker_leads",
+    ),
+    Column(
+        "joker_forced_leads",
+        pa.int64(),
+        "bitmask of jokers led rankless (RULES.md 1.8)",
+        "joker_forced",
+    ),
+    Column("n_actions", pa.int16(), "decisions in the hand (calls, trump, plays)", "n_actions"),
     *(
         Column(
             f"hand_seat{s}",
             pa.int64(),
             f"seat {s}'s hand as a card bitmask (Baloot: after completion; 0: no such seat)",
+            "hand",
+            s,
         )
         for s in range(6)
     ),
@@ -66,19 +158,68 @@ HAND_COLUMNS: tuple[Column, ...] = (
         pa.string(),
         "Baloot: sun, hokum, or null (void hand, a Kawesh included: its calls end with kawesh; "
         "Kout presets)",
+        "mode",
     ),
-    Column("ashkal", pa.bool_(), "Baloot: the Sun was bought by Ashkal"),
-    Column("face_up", pa.string(), "Baloot: the face-up card"),
-    Column("card_points_team0", pa.int16(), "Baloot: card points of team 0, last trick included"),
-    Column("card_points_team1", pa.int16(), "Baloot: card points of team 1, last trick included"),
-    Column("double", pa.int8(), "Baloot: multiplier 1..4 of the doubling ladder"),
-    Column("gahwa", pa.bool_(), "Baloot: the hand was played as a Gahwa"),
-    Column("kaboot_team", pa.int8(), "Baloot: team that took all eight tricks (null: none)"),
-    Column("project_team", pa.int8(), "Baloot: team whose projects counted (null: none)"),
-    Column("project_points_team0", pa.int16(), "Baloot: game points of team 0's projects"),
-    Column("project_points_team1", pa.int16(), "Baloot: game points of team 1's projects"),
-    Column("baloot_seat", pa.int8(), "Baloot: seat holding a Baloot (K+Q of trump; null: none)"),
-    Column("forced_joker", pa.bool_(), "a forced joker lead ended the hand (RULES.md 2.8)"),
+    Column("ashkal", pa.bool_(), "Baloot: the Sun was bought by Ashkal", "ashkal"),
+    Column("face_up", pa.string(), "Baloot: the face-up card", "face_up"),
+    Column(
+        "card_points_team0",
+        pa.int16(),
+        "Baloot: card points of team 0, last trick included",
+        "card_points",
+    ),
+    Column(
+        "card_points_team1",
+        pa.int16(),
+        "Baloot: card points of team 1, last trick included",
+        "card_points",
+        1,
+    ),
+    Column("double", pa.int8(), "Baloot: multiplier 1..4 of the doubling ladder", "double"),
+    Column("gahwa", pa.bool_(), "Baloot: the hand was played as a Gahwa", "gahwa"),
+    Column(
+        "kaboot_team",
+        pa.int8(),
+        "Baloot: team that took all eight tricks (null: none)",
+        "kaboot",
+        0,
+        optional=True,
+    ),
+    Column(
+        "project_team",
+        pa.int8(),
+        "Baloot: team whose projects counted (null: none)",
+        "project_team",
+        0,
+        optional=True,
+    ),
+    Column(
+        "project_points_team0",
+        pa.int16(),
+        "Baloot: game points of team 0's projects",
+        "project_points",
+    ),
+    Column(
+        "project_points_team1",
+        pa.int16(),
+        "Baloot: game points of team 1's projects",
+        "project_points",
+        1,
+    ),
+    Column(
+        "baloot_seat",
+        pa.int8(),
+        "Baloot: seat holding a Baloot (K+Q of trump; null: none)",
+        "baloot_seat",
+        0,
+        optional=True,
+    ),
+    Column(
+        "forced_joker",
+        pa.bool_(),
+        "a forced joker lead ended the hand (RULES.md 2.8)",
+        "forced_joker",
+    ),
     Column(
         "calls",
         pa.string(),
@@ -90,23 +231,85 @@ HAND_COLUMNS: tuple[Column, ...] = (
         pa.string(),
         "seat that won each completed trick, in order, one digit per trick (e.g. `0213`)",
     ),
-    Column("bj_holder", pa.int8(), "seat dealt the small joker BJ (null: not in the deck)"),
-    Column("rj_holder", pa.int8(), "seat dealt the big joker RJ (null: not in the deck)"),
-    Column("jk_holder", pa.int8(), "seat dealt the Bahraini joker JK (null: not in the deck)"),
-    Column("bidder_trump_length", pa.int8(), "trumps in the bidder's hand (null: no trump)"),
+    Column(
+        "bj_holder",
+        pa.int8(),
+        "seat dealt the small joker BJ (null: not in the deck)",
+        "holders",
+        0,
+        optional=True,
+    ),
+    Column(
+        "rj_holder",
+        pa.int8(),
+        "seat dealt the big joker RJ (null: not in the deck)",
+        "holders",
+        1,
+        optional=True,
+    ),
+    Column(
+        "jk_holder",
+        pa.int8(),
+        "seat dealt the Bahraini joker JK (null: not in the deck)",
+        "holders",
+        2,
+        optional=True,
+    ),
+    Column(
+        "bidder_trump_length",
+        pa.int8(),
+        "trumps in the bidder's hand (null: no trump)",
+        "b_trump_length",
+        0,
+        optional=True,
+    ),
     Column(
         "bidder_trump_honours",
         pa.int8(),
         "bidder's top trumps: A K Q J (Kout), J 9 A T (Baloot Hokum)",
+        "b_honours",
+        0,
+        optional=True,
     ),
-    Column("bidder_jokers", pa.int8(), "jokers in the bidder's hand (Kout)"),
-    Column("bidder_side_aces", pa.int8(), "aces outside trump in the bidder's hand"),
-    Column("bidder_side_kings", pa.int8(), "kings outside trump in the bidder's hand"),
-    Column("bidder_voids", pa.int8(), "suits (of four) missing from the bidder's hand"),
+    Column(
+        "bidder_jokers",
+        pa.int8(),
+        "jokers in the bidder's hand (Kout)",
+        "b_jokers",
+        0,
+        optional=True,
+    ),
+    Column(
+        "bidder_side_aces",
+        pa.int8(),
+        "aces outside trump in the bidder's hand",
+        "b_side_aces",
+        0,
+        optional=True,
+    ),
+    Column(
+        "bidder_side_kings",
+        pa.int8(),
+        "kings outside trump in the bidder's hand",
+        "b_side_kings",
+        0,
+        optional=True,
+    ),
+    Column(
+        "bidder_voids",
+        pa.int8(),
+        "suits (of four) missing from the bidder's hand",
+        "b_voids",
+        0,
+        optional=True,
+    ),
     Column(
         "bidder_card_points",
         pa.int16(),
         "Baloot: card points of the buyer's eight cards under the mode bought",
+        "b_card_points",
+        0,
+        optional=True,
     ),
     Column(
         "bidder_projects",
@@ -176,13 +379,20 @@ ACTION_COLUMNS: tuple[Column, ...] = (
 )
 
 MATCH_COLUMNS: tuple[Column, ...] = (
-    Column("match", pa.int64(), "match index (its random stream index)"),
-    Column("first_dealer", pa.int8(), "dealer of the first hand"),
-    Column("n_hands", pa.int16(), "hands played"),
-    Column("winner", pa.int8(), "winning team (0 even seats, 1 odd seats)"),
-    Column("reason", pa.string(), "why the match ended: target, kout, bawan_first_hand, ..."),
-    Column("score_team0", pa.int32(), "final score of team 0 (signed counter in Bahraini Kout)"),
-    Column("score_team1", pa.int32(), "final score of team 1 (0 when signed)"),
+    Column("match", pa.int64(), "match index (its random stream index)", "match"),
+    Column("first_dealer", pa.int8(), "dealer of the first hand", "first_dealer"),
+    Column("n_hands", pa.int16(), "hands played", "n_hands"),
+    Column("winner", pa.int8(), "winning team (0 even seats, 1 odd seats)", "winner"),
+    Column(
+        "reason", pa.string(), "why the match ended: target, kout, bawan_first_hand, ...", "reason"
+    ),
+    Column(
+        "score_team0",
+        pa.int32(),
+        "final score of team 0 (signed counter in Bahraini Kout)",
+        "score",
+    ),
+    Column("score_team1", pa.int32(), "final score of team 1 (0 when signed)", "score", 1),
     Column("target", pa.int16(), "the match target score"),
     Column("players_team0", pa.string(), "player specs of team 0's seats (even), ' + ' between"),
     Column("players_team1", pa.string(), "player specs of team 1's seats (odd), ' + ' between"),
@@ -263,80 +473,51 @@ def _table(
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
+def read_fields(
+    columns: tuple[Column, ...], record: Record, rows: np.ndarray, skip: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """The integer and boolean columns of ``columns`` read from their record fields (but those of
+    ``skip``): an integer column as it is (-1 as null when ``optional``), a boolean one as the field
+    being nonzero (``optional``: being 1, null when negative). The text, list and derived columns
+    are their builder's."""
+    data: dict[str, Any] = {}
+    for c in columns:
+        if c.field is None or c.name in skip:
+            continue
+        values = record.column(rows, c.field, c.entry)
+        if pa.types.is_boolean(c.dtype):
+            if c.optional:
+                data[c.name] = F.numpy_array(values == 1, pa.bool_(), values < 0)
+            else:
+                data[c.name] = values.astype(bool)
+        elif pa.types.is_integer(c.dtype):
+            data[c.name] = _optional(values) if c.optional else values
+    return data
+
+
 def hands_table(
     rows: np.ndarray,
     metadata: dict[str, Any],
     rules: Rules,
     dd: dict[str, np.ndarray] | None = None,
 ) -> pa.Table:
-    """Hand rows (int64[h, R_SIZE]) of a run of ``rules`` as an arrow table with run metadata;
-    ``dd``: the double-dummy columns (:func:`kout_sim.solver.dd_columns`), -1 as null."""
-    made = rows[:, L.R_MADE]
-    data: dict[str, Any] = {
-        "match": rows[:, L.R_MATCH],
-        "hand": rows[:, L.R_HAND_IDX],
-        "dealer": rows[:, L.R_DEALER],
-        "bidder": rows[:, L.R_BIDDER],
-        "contract": rows[:, L.R_CONTRACT],
-        "malzoom": rows[:, L.R_MALZOOM].astype(bool),
-        "trump": _labels(rows[:, L.R_TRUMP] % 4, list(C.SUITS), rows[:, L.R_TRUMP] < 0),
-        "tricks_team0": rows[:, L.R_TRICKS],
-        "tricks_team1": rows[:, L.R_TRICKS + 1],
-        "n_tricks_played": rows[:, L.R_N_DONE],
-        "made": F.numpy_array(made == 1, pa.bool_(), made < 0),
-        "points_team0": rows[:, L.R_POINTS],
-        "points_team1": rows[:, L.R_POINTS + 1],
-        "score_before_team0": rows[:, L.R_SCORE_BEFORE],
-        "score_before_team1": rows[:, L.R_SCORE_BEFORE + 1],
-        "score_after_team0": rows[:, L.R_SCORE_AFTER],
-        "score_after_team1": rows[:, L.R_SCORE_AFTER + 1],
-        "joker_leads": rows[:, L.R_JOKER_LEADS],
-        "joker_forced_leads": rows[:, L.R_JOKER_FORCED],
-        "n_actions": rows[:, L.R_N_ACTIONS],
-    }
-    for s in range(6):
-        data[f"hand_seat{s}"] = rows[:, L.R_HAND + s]
+    """Hand rows (int64[h, R_SIZE], :data:`kout_sim.io.records.HAND_ROW`) of a run of ``rules`` as
+    an arrow table with run metadata; ``dd``: the double-dummy columns
+    (:func:`kout_sim.solver.dd_columns`), -1 as null."""
     baloot = rules.is_baloot
+    data = read_fields(HAND_COLUMNS, HAND_ROW, rows, skip=() if baloot else BALOOT_ONLY)
+    trump = HAND_ROW.column(rows, "trump")
+    data["trump"] = _labels(trump % 4, list(C.SUITS), trump < 0)
     if baloot:
-        mode = rows[:, L.R_MODE]
+        mode = HAND_ROW.column(rows, "mode")
         data["mode"] = _labels(mode, ["", "sun", "hokum"], mode == 0)
-        data["ashkal"] = rows[:, L.R_ASHKAL].astype(bool)
-        data["face_up"] = _labels(rows[:, L.R_FACE_UP], CARD_NAMES)
-        for name, col in (
-            ("card_points_team0", L.R_CARD_PTS),
-            ("card_points_team1", L.R_CARD_PTS + 1),
-            ("double", L.R_DOUBLE),
-            ("project_points_team0", L.R_PROJ_GP),
-            ("project_points_team1", L.R_PROJ_GP + 1),
-        ):
-            data[name] = rows[:, col]
-        data["gahwa"] = rows[:, L.R_GAHWA].astype(bool)
-        for name, col in (
-            ("kaboot_team", L.R_KABOOT),
-            ("project_team", L.R_PROJ_TEAM),
-            ("baloot_seat", L.R_BALOOT_SEAT),
-        ):
-            data[name] = _optional(rows[:, col])
-        data["bidder_projects"] = F.projects(rows, rows[:, L.R_MODE] == 0)
+        data["face_up"] = _labels(HAND_ROW.column(rows, "face_up"), CARD_NAMES)
+        data["bidder_projects"] = F.projects(rows, mode == 0)
     else:
         for name in BALOOT_ONLY:
             data[name] = None
-    family = rules.family
-    data["forced_joker"] = rows[:, L.R_FORCED_JOKER].astype(bool)
-    data["calls"] = F.calls(rows, family)
+    data["calls"] = F.calls(rows, rules.family)
     data["trick_winners"] = F.trick_winners(rows)
-    for j, name in enumerate(("bj_holder", "rj_holder", "jk_holder")):
-        data[name] = _optional(rows[:, L.R_HOLDER + j])
-    for name, col in (
-        ("bidder_trump_length", L.R_B_TRUMP_LEN),
-        ("bidder_trump_honours", L.R_B_HONOURS),
-        ("bidder_jokers", L.R_B_JOKERS),
-        ("bidder_side_aces", L.R_B_SIDE_ACES),
-        ("bidder_side_kings", L.R_B_SIDE_KINGS),
-        ("bidder_voids", L.R_B_VOIDS),
-        ("bidder_card_points", L.R_B_CARD_PTS),
-    ):
-        data[name] = _optional(rows[:, col])
     dd = dd or {}
     for name in DD_COLUMNS:
         data[name] = _optional(dd[name]) if name in dd else None
@@ -353,13 +534,13 @@ def actions_table(
     rows: np.ndarray, trace: np.ndarray, metadata: dict[str, Any], family: str
 ) -> pa.Table:
     """The traced decisions (int32[h, MAX_ACTIONS], one row per hand row) as an arrow table."""
-    n_actions = rows[:, L.R_N_ACTIONS]
+    n_actions = HAND_ROW.column(rows, "n_actions")
     valid = np.arange(trace.shape[1])[None, :] < n_actions[:, None]
     codes = trace[valid]
     per_hand = valid.sum(axis=1)
     data = {
-        "match": np.repeat(rows[:, L.R_MATCH], per_hand),
-        "hand": np.repeat(rows[:, L.R_HAND_IDX], per_hand),
+        "match": np.repeat(HAND_ROW.column(rows, "match"), per_hand),
+        "hand": np.repeat(HAND_ROW.column(rows, "hand_idx"), per_hand),
         "ply": np.nonzero(valid)[1],
         "seat": (codes >> 8) & 0xF,
         "action": _labels(codes & 0xFF, F.action_names(family)),
@@ -374,22 +555,17 @@ def _team_players(seats: list[str], team: int) -> str:
 
 
 def matches_table(rows: np.ndarray, metadata: dict[str, Any], rules: Rules) -> pa.Table:
-    """Match rows (int64[m, X_SIZE]) of a run of ``rules`` as an arrow table with run metadata."""
+    """Match rows (int64[m, X_SIZE], :data:`kout_sim.io.records.MATCH_ROW`) of a run of ``rules``
+    as an arrow table with run metadata."""
     P, _ = tables_of(rules)
     seats = list(metadata.get("players") or ["random"] * rules.n_players)
     n = len(rows)
-    data = {
-        "target": np.full(n, P[L.P_TARGET]),
-        "players_team0": pa.array([_team_players(seats, 0)] * n, pa.string()),
-        "players_team1": pa.array([_team_players(seats, 1)] * n, pa.string()),
-        "match": rows[:, L.X_MATCH],
-        "first_dealer": rows[:, L.X_FIRST_DEALER],
-        "n_hands": rows[:, L.X_N_HANDS],
-        "winner": rows[:, L.X_WINNER],
-        "reason": _labels(rows[:, L.X_REASON], [r or "" for r in L.REASON_NAMES]),
-        "score_team0": rows[:, L.X_SCORE],
-        "score_team1": rows[:, L.X_SCORE + 1],
-    }
+    data = read_fields(MATCH_COLUMNS, MATCH_ROW, rows)
+    data["target"] = np.full(n, P[L.P_TARGET])
+    data["players_team0"] = pa.array([_team_players(seats, 0)] * n, pa.string())
+    data["players_team1"] = pa.array([_team_players(seats, 1)] * n, pa.string())
+    reason = MATCH_ROW.column(rows, "reason")
+    data["reason"] = _labels(reason, [r or "" for r in L.REASON_NAMES])
     return _table(MATCH_COLUMNS, data, metadata, n)
 
 
@@ -409,159 +585,283 @@ def data_dictionary() -> str:
         "wrapped; the `target` option is at most 1,000, so that a match stays far inside the",
         "`hand` column (a Bahraini heuristic match to 1,000 runs about 1,600 hands).",
     ]
-    for title, columns in (
-        ("hands", HAND_COLUMNS),
-        ("matches", MATCH_COLUMNS),
-        ("actions", ACTION_COLUMNS),
-    ):
-        lines += ["", f"## `{title}`", "", "| column | type | meaning |", "|---|---|---|"]
-        lines += [f"| `{c.name}` | {c.dtype} | {c.meaning} |" for c in columns]
+    for title in ("hands", "matches", "actions"):
+        lines += _dictionary(title, [], TABLES[title])
     lines += _forks_dictionary()
     lines += _bid_forks_dictionary()
     return "\n".join(lines) + "\n"
 
 
-# ---- the forks table (kout-sim forks): fields of the fork records of kout_sim.drivers.fork
+# ---- the forks table (kout-sim forks): one row per joker fork, from the fork records
 
-
-@dataclass(frozen=True)
-class ForkColumn:
-    """A column of the ``forks`` table: its name, the field of the fork record, its meaning."""
-
-    name: str
-    field: int
-    meaning: str
-
-
-POSITION_COLUMNS = (
-    ForkColumn("hand", FK.F_HAND, "stream index of the hand (the hand of play_hands, same seed)"),
-    ForkColumn("dealer", FK.F_DEALER, "dealer seat"),
-    ForkColumn("trick", FK.F_TRICK, "tricks completed before the decision (0: the first trick)"),
-    ForkColumn("seat", FK.F_SEAT, "seat to act"),
-    ForkColumn("bidder", FK.F_BIDDER, "bidder seat"),
-    ForkColumn("contract", FK.F_CONTRACT, "contract (tricks bid)"),
-    ForkColumn("trumps_out", FK.F_TRUMPS_OUT, "trumps neither played nor in the seat's hand"),
-    ForkColumn("trumps_held", FK.F_TRUMPS_HELD, "trumps in the seat's hand"),
-    ForkColumn("jokers_held", FK.F_JOKERS_HELD, "jokers in the seat's hand"),
-    ForkColumn("team_tricks", FK.F_TEAM_TRICKS, "tricks of the seat's team before the decision"),
-    ForkColumn("ply", FK.F_PLY, "decisions of the hand before this one (calls included)"),
-)
 BRANCHES = ("joker", "other")
-OUTCOME_COLUMNS = (
-    ForkColumn("made", FK.F_MADE, "the bidding team made its contract (null: forced joker lead)"),
-    ForkColumn("net", FK.F_NET, "points banked by the seat's team minus the other team's"),
-    ForkColumn("tricks", FK.F_TRICKS, "tricks of the seat's team at the end of the hand"),
-    ForkColumn("forced_joker", FK.F_FORCED, "a forced joker lead ended the hand (RULES.md 2.8)"),
-    ForkColumn(
-        "match_lost", FK.F_MATCH_WINNER, "the hand alone loses the match for the seat's team"
-    ),
+"""The two branches of a joker fork, in the order of the record's two-entry fields."""
+
+_BRANCH_OUTCOMES = (
+    ("made", pa.bool_(), "the bidding team made its contract (null: forced joker lead)"),
+    ("net", pa.int16(), "points banked by the seat's team minus the other team's"),
+    ("tricks", pa.int16(), "tricks of the seat's team at the end of the hand"),
+    ("forced_joker", pa.bool_(), "a forced joker lead ended the hand (RULES.md 2.8)"),
+    ("match_lost", pa.bool_(), "the hand alone loses the match for the seat's team"),
 )
+_OUTCOME_FIELDS = {"made": "made", "net": "net", "tricks": "tricks", "forced_joker": "forced"}
+
+FORK_COLUMNS: tuple[Column, ...] = (
+    Column(
+        "hand",
+        pa.int64(),
+        "stream index of the hand (the hand of play_hands, same seed)",
+        "hand",
+    ),
+    Column("dealer", pa.int16(), "dealer seat", "dealer"),
+    Column(
+        "trick",
+        pa.int16(),
+        "tricks completed before the decision (0: the first trick)",
+        "trick",
+    ),
+    Column("seat", pa.int16(), "seat to act", "seat"),
+    Column("bidder", pa.int16(), "bidder seat", "bidder"),
+    Column("contract", pa.int16(), "contract (tricks bid)", "contract"),
+    Column("trumps_out", pa.int16(), "trumps neither played nor in the seat's hand", "trumps_out"),
+    Column("trumps_held", pa.int16(), "trumps in the seat's hand", "trumps_held"),
+    Column("jokers_held", pa.int16(), "jokers in the seat's hand", "jokers_held"),
+    Column(
+        "team_tricks", pa.int16(), "tricks of the seat's team before the decision", "team_tricks"
+    ),
+    Column("ply", pa.int16(), "decisions of the hand before this one (calls included)", "ply"),
+    Column("bidding_team", pa.bool_(), "the seat is on the bidding team"),
+    Column("leading", pa.bool_(), "the seat leads the trick", "leading"),
+    Column("trump", pa.string(), "trump suit letter", "trump"),
+    Column("joker", pa.string(), "the card of the joker branch: the joker", "joker"),
+    Column(
+        "other", pa.string(), "the card of the other branch: the policy's best other card", "other"
+    ),
+    Column("chosen", pa.string(), "the card the policy played in the hand itself", "chosen"),
+    Column("chose_joker", pa.bool_(), "the policy played the joker in the hand itself"),
+    *(
+        Column(
+            f"{name}_{branch}",
+            dtype,
+            f"{branch} branch: {meaning}",
+            _OUTCOME_FIELDS.get(name, "match_winner"),
+            b,
+            optional=name == "made",
+        )
+        for b, branch in enumerate(BRANCHES)
+        for name, dtype, meaning in _BRANCH_OUTCOMES
+    ),
+    *(
+        Column(
+            f"{name}_actual",
+            dtype,
+            f"the hand itself, as the policy played it on from the fork (`chosen`): {meaning}",
+            f"actual_{_OUTCOME_FIELDS[name]}",
+            optional=name == "made",
+        )
+        for name, dtype, meaning in _BRANCH_OUTCOMES
+        if name != "match_lost"
+    ),
+    Column("preset", pa.string(), "rule preset"),
+)
+"""The ``forks`` table of a ``kout-sim forks`` folder (:func:`kout_sim.sim.fork.fork_table`),
+from :data:`kout_sim.io.records.FORK_RECORD`."""
+
+# ---- the bid forks table (kout-sim forks --kind bid): one row per branch of a bid fork
+
+BID_FORK_COLUMNS: tuple[Column, ...] = (
+    Column(
+        "hand",
+        pa.int64(),
+        "stream index of the hand (the hand of play_hands, same seed)",
+        "hand",
+    ),
+    Column("dealer", pa.int16(), "dealer seat", "dealer"),
+    Column("seat", pa.int16(), "seat to act at the forked decision", "seat"),
+    Column("ply", pa.int16(), "decisions of the hand before this one (the calls before it)", "ply"),
+    Column(
+        "decision",
+        pa.int16(),
+        "forked bid decisions of the hand before this one",
+        "decision",
+    ),
+    Column("high_bid", pa.int16(), "standing bid before the decision (0: none)", "high_bid"),
+    Column(
+        "n_calls",
+        pa.int16(),
+        "legal calls at the decision (the branches of the fork)",
+        "n_legal",
+    ),
+    Column(
+        "bidder",
+        pa.int16(),
+        "the branch's final bidder seat (-1: none, a void hand)",
+        "bidder",
+    ),
+    Column("contract", pa.int16(), "the branch's contract (tricks bid; Baloot: 0)", "contract"),
+    Column(
+        "score_before",
+        pa.int64(),
+        "the seat's team's score before the hand",
+        "score_before",
+    ),
+    Column("net", pa.int16(), "points banked by the seat's team minus the other team's", "net"),
+    Column("tricks", pa.int16(), "tricks of the seat's team at the end of the hand", "tricks"),
+    Column(
+        "net_actual",
+        pa.int16(),
+        "`net` of the hand itself (the policy's own call)",
+        "actual_net",
+    ),
+    Column(
+        "seat_rel",
+        pa.int16(),
+        "the seat counted from the dealer in playing order (1: first to speak, 0: the dealer)",
+    ),
+    Column(
+        "call",
+        pa.string(),
+        "the branch's call at the decision: `pass`, a bid `5`..`9` (Kout), a Baloot call name",
+        "call",
+    ),
+    Column("chosen", pa.string(), "the call the seat's policy made in the hand itself", "chosen"),
+    Column(
+        "is_chosen",
+        pa.bool_(),
+        "this branch is the policy's call: its outcome is the hand as played",
+    ),
+    Column(
+        "can_pass",
+        pa.bool_(),
+        "pass is legal at the decision (false: a forced dealer, RULES.md 1.3)",
+    ),
+    Column("bids", pa.bool_(), "the seat's team won the auction in this branch"),
+    Column(
+        "trump",
+        pa.string(),
+        "the branch's trump suit letter (null: none, Baloot Sun)",
+        "trump",
+    ),
+    Column(
+        "made",
+        pa.bool_(),
+        "the bidding team made its contract (null: forced joker lead, void hand)",
+        "made",
+        optional=True,
+    ),
+    Column(
+        "forced_joker",
+        pa.bool_(),
+        "a forced joker lead ended the hand (RULES.md 2.8)",
+        "forced",
+    ),
+    Column("match_lost", pa.bool_(), "the hand alone loses the match for the seat's team"),
+    Column("made_actual", pa.bool_(), "`made` of the hand itself", "actual_made", optional=True),
+    Column(
+        "seat_cards",
+        pa.int64(),
+        "the seat's cards at the decision (bitmask)",
+        "seat_hand",
+    ),
+    Column("jokers", pa.int16(), "jokers in the seat's hand"),
+    Column(
+        "long_suit",
+        pa.int16(),
+        "cards in the seat's strongest suit (most cards + A K Q J honours)",
+    ),
+    Column("long_honours", pa.int16(), "A K Q J of that suit held"),
+    Column("aces", pa.int16(), "aces held"),
+    Column("voids", pa.int16(), "suits (of four) missing from the seat's hand"),
+    Column(
+        "strength",
+        pa.int16(),
+        "`long_suit + long_honours + jokers`: the bid guide's strength with the "
+        "strongest suit as trump",
+    ),
+    Column("preset", pa.string(), "rule preset"),
+)
+"""The ``bid_forks`` table of a ``kout-sim forks --kind bid`` folder
+(:func:`kout_sim.sim.bid_fork.bid_fork_table`), from :data:`kout_sim.io.records.BID_FORK_RECORD`."""
+
+TABLES: dict[str, tuple[Column, ...]] = {
+    "hands": HAND_COLUMNS,
+    "matches": MATCH_COLUMNS,
+    "actions": ACTION_COLUMNS,
+    "forks": FORK_COLUMNS,
+    "bid_forks": BID_FORK_COLUMNS,
+}
+"""Every table the project writes, by name: its columns in order."""
+
+RECORD_OF: dict[str, Record] = {
+    "hands": HAND_ROW,
+    "matches": MATCH_ROW,
+    "actions": HAND_ROW,
+    "forks": FORK_RECORD,
+    "bid_forks": BID_FORK_RECORD,
+}
+"""The record kind the columns of each table are read from (their ``field``)."""
+
+
+def record_columns(
+    columns: tuple[Column, ...], record: Record, records: np.ndarray
+) -> dict[str, np.ndarray]:
+    """The integer columns of ``columns`` read as they are from their record fields (the rest
+    of a table is its builder's)."""
+    return {
+        c.name: record.column(records, c.field, c.entry)
+        for c in columns
+        if c.field is not None and pa.types.is_integer(c.dtype) and not c.optional
+    }
+
+
+def conform(frame: pl.DataFrame, columns: tuple[Column, ...]) -> pl.DataFrame:
+    """``frame`` with exactly the columns of ``columns``, in their order and of their types; a
+    column missing, or one the schema does not know, is refused."""
+    import polars as pl
+
+    names = [c.name for c in columns]
+    if set(frame.columns) != set(names):
+        missing, extra = set(names) - set(frame.columns), set(frame.columns) - set(names)
+        raise ValueError(f"table columns differ from the schema: missing {missing}, extra {extra}")
+    return frame.select(pl.col(c.name).cast(polars_type(c.dtype)) for c in columns)
+
+
+def polars_type(dtype: pa.DataType) -> pl.DataType:
+    """The polars type of an arrow type of the schema."""
+    import polars as pl
+
+    return pl.from_arrow(pa.array([], type=dtype)).dtype  # type: ignore[union-attr]
+
+
+def _dictionary(
+    title: str, intro: list[str], columns: tuple[Column, ...], written_by: str = ""
+) -> list[str]:
+    """The Markdown table of ``columns`` under the heading of the table ``title``."""
+    heading = f"## `{title}`" + (f" (folders written by `{written_by}`)" if written_by else "")
+    lines = ["", heading, *intro, "", "| column | type | meaning |", "|---|---|---|"]
+    return lines + [f"| `{c.name}` | {c.dtype} | {c.meaning} |" for c in columns]
 
 
 def _forks_dictionary() -> list[str]:
     """The ``forks`` table of a ``kout-sim forks`` folder."""
-    lines = [
-        "",
-        "## `forks` (folders written by `kout-sim forks`)",
+    intro = [
         "",
         "One row per fork: a decision where the seat to act could play a joker and another card,",
         "played on twice from the same position and random numbers (`kout_sim.sim.fork`).",
-        "",
-        "| column | type | meaning |",
-        "|---|---|---|",
     ]
-    lines += [f"| `{c.name}` | int | {c.meaning} |" for c in POSITION_COLUMNS]
-    lines += [
-        "| `bidding_team` | bool | the seat is on the bidding team |",
-        "| `leading` | bool | the seat leads the trick |",
-        "| `trump` | string | trump suit letter |",
-        "| `joker`, `other` | string | the card of each branch: the joker; the policy's best other card |",
-        "| `chosen`, `chose_joker` | string, bool | the card the policy played in the hand itself |",
-        "| `preset` | string | rule preset |",
-    ]
-    for c in OUTCOME_COLUMNS:
-        names = ", ".join(f"`{c.name}_{b}`" for b in BRANCHES)
-        lines.append(f"| {names} | per branch | {c.meaning} |")
-    lines.append(
-        "| `made_actual`, `net_actual`, `tricks_actual`, `forced_joker_actual` | as above | the hand "
-        "itself, as the policy played it on from the fork (its own choice, `chosen`) |"
-    )
-    return lines
-
-
-# ---- the bid forks table (kout-sim forks --kind bid): one row per branch of a bid fork
-
-BID_FORK_FIELDS = (
-    ForkColumn("hand", FK.F_HAND, "stream index of the hand (the hand of play_hands, same seed)"),
-    ForkColumn("dealer", FK.F_DEALER, "dealer seat"),
-    ForkColumn("seat", FK.F_SEAT, "seat to act at the forked decision"),
-    ForkColumn("ply", FK.F_PLY, "decisions of the hand before this one (the calls before it)"),
-    ForkColumn("decision", FK.G_DECISION, "forked bid decisions of the hand before this one"),
-    ForkColumn("high_bid", FK.G_HIGH_BID, "standing bid before the decision (0: none)"),
-    ForkColumn("n_calls", FK.G_N_LEGAL, "legal calls at the decision (the branches of the fork)"),
-    ForkColumn("bidder", FK.G_BIDDER, "the branch's final bidder seat (-1: none, a void hand)"),
-    ForkColumn("contract", FK.G_CONTRACT, "the branch's contract (tricks bid; Baloot: 0)"),
-    ForkColumn("score_before", FK.G_SCORE_BEFORE, "the seat's team's score before the hand"),
-    ForkColumn("net", FK.F_NET, "points banked by the seat's team minus the other team's"),
-    ForkColumn("tricks", FK.F_TRICKS, "tricks of the seat's team at the end of the hand"),
-    ForkColumn("net_actual", FK.F_ACTUAL_NET, "`net` of the hand itself (the policy's own call)"),
-)
-"""The integer columns of the ``bid_forks`` table and their record fields."""
-
-BID_FORK_DERIVED = (
-    (
-        "seat_rel",
-        "int",
-        "the seat counted from the dealer in playing order (1: first to speak, 0: the dealer)",
-    ),
-    (
-        "call",
-        "string",
-        "the branch's call at the decision: `pass`, a bid `5`..`9` (Kout), a Baloot call name",
-    ),
-    ("chosen", "string", "the call the seat's policy made in the hand itself"),
-    ("is_chosen", "bool", "this branch is the policy's call: its outcome is the hand as played"),
-    ("can_pass", "bool", "pass is legal at the decision (false: a forced dealer, RULES.md 1.3)"),
-    ("bids", "bool", "the seat's team won the auction in this branch"),
-    ("trump", "string", "the branch's trump suit letter (null: none, Baloot Sun)"),
-    ("made", "bool", "the bidding team made its contract (null: forced joker lead, void hand)"),
-    ("forced_joker", "bool", "a forced joker lead ended the hand (RULES.md 2.8)"),
-    ("match_lost", "bool", "the hand alone loses the match for the seat's team"),
-    ("made_actual", "bool", "`made` of the hand itself"),
-    ("seat_cards", "int", "the seat's cards at the decision (bitmask)"),
-    ("jokers", "int", "jokers in the seat's hand"),
-    ("long_suit", "int", "cards in the seat's strongest suit (most cards + A K Q J honours)"),
-    ("long_honours", "int", "A K Q J of that suit held"),
-    ("aces", "int", "aces held"),
-    ("voids", "int", "suits (of four) missing from the seat's hand"),
-    (
-        "strength",
-        "int",
-        "`long_suit + long_honours + jokers`: the bid guide's strength with the "
-        "strongest suit as trump",
-    ),
-    ("preset", "string", "rule preset"),
-)
-"""The derived columns of the ``bid_forks`` table: name, type, meaning."""
+    return _dictionary("forks", intro, FORK_COLUMNS, "kout-sim forks")
 
 
 def _bid_forks_dictionary() -> list[str]:
     """The ``bid_forks`` table of a ``kout-sim forks --kind bid`` folder."""
-    lines = [
-        "",
-        "## `bid_forks` (folders written by `kout-sim forks --kind bid`)",
+    intro = [
         "",
         "One row per branch of a bid fork: at a bid decision with more than one legal call the deal",
         "was played on once per legal call, the rest of the auction, the trump and the play by the",
         "line-up, every branch from the same random numbers (`kout_sim.sim.bid_fork`). The rows of",
         "one fork share `hand` and `ply`.",
-        "",
-        "| column | type | meaning |",
-        "|---|---|---|",
     ]
-    lines += [f"| `{c.name}` | int | {c.meaning} |" for c in BID_FORK_FIELDS]
-    lines += [f"| `{name}` | {kind} | {meaning} |" for name, kind, meaning in BID_FORK_DERIVED]
-    return lines
+    return _dictionary("bid_forks", intro, BID_FORK_COLUMNS, "kout-sim forks --kind bid")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
         play_random_matches,
     )
     from .run import simulate
-    from .summary import summarize
 
 _LAZY = {
     "load": "..io.read",
@@ -32,7 +31,6 @@ _LAZY = {
     "play_random_hands": ".batch",
     "play_random_matches": ".batch",
     "simulate": ".run",
-    "summarize": ".summary",
 }
 
 __all__ = [
@@ -44,7 +42,6 @@ __all__ = [
     "play_random_hands",
     "play_random_matches",
     "simulate",
-    "summarize",
 ]
 
 

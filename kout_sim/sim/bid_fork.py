@@ -23,18 +23,18 @@ import numpy as np
 import polars as pl
 
 from .. import cards as C
-from .._version import __version__
 from ..commands import command_line
 from ..drivers import fork as FK
 from ..engine import layout as L
 from ..engine.tables import tables_of
 from ..io.features import call_names
-from ..io.schema import BID_FORK_DERIVED, BID_FORK_FIELDS
+from ..io.manifest import provenance
+from ..io.records import BID_FORK_RECORD
+from ..io.schema import BID_FORK_COLUMNS, conform, record_columns
 from ..io.store import Store, opened
 from ..rules import Rules, get_rules
 from .batch import Players, check_count, check_seed, check_workers, lineup_of
-from .fork import fork_chunks, write_table
-from .run import git_revision
+from .fork import fork_chunks, prepare_forks, write_table
 
 BID_CHUNK = 5_000  # hands per kernel call: at most 82 MB of records (MAX_BID_FORKS rows a hand)
 AT_CHOICES = ("first", "every")
@@ -111,28 +111,30 @@ def hand_features(cards: np.ndarray, jokers: np.ndarray) -> dict[str, np.ndarray
 
 
 def bid_fork_table(records: np.ndarray, rules: Rules) -> pl.DataFrame:
-    """The bid fork records as a DataFrame, one row per branch (the columns of
-    ``kout_sim.io.schema.BID_FORK_FIELDS`` and ``BID_FORK_DERIVED``; docs/data.md)."""
+    """The bid fork records (:data:`kout_sim.io.records.BID_FORK_RECORD`) as a DataFrame, one row
+    per branch, of the columns of :data:`kout_sim.io.schema.BID_FORK_COLUMNS` (docs/data.md)."""
     family = rules.family
     P, _ = tables_of(rules)
     names = call_names(family)
-    data: dict[str, object] = {c.name: records[:, c.field] for c in BID_FORK_FIELDS}
-    seat, dealer = records[:, FK.F_SEAT], records[:, FK.F_DEALER]
-    bidder = records[:, FK.G_BIDDER]
-    data["seat_rel"] = (seat - dealer) % rules.n_players
-    data["call"] = records[:, FK.G_CALL]
-    data["chosen"] = records[:, FK.G_CHOSEN]
-    data["is_chosen"] = records[:, FK.G_CALL] == records[:, FK.G_CHOSEN]
+    data: dict[str, object] = dict(record_columns(BID_FORK_COLUMNS, BID_FORK_RECORD, records))
+
+    def field(name: str) -> np.ndarray:
+        return BID_FORK_RECORD.column(records, name)
+
+    seat, bidder = field("seat"), field("bidder")
+    data["seat_rel"] = (seat - field("dealer")) % rules.n_players
+    data["call"] = field("call")
+    data["chosen"] = field("chosen")
+    data["is_chosen"] = field("call") == field("chosen")
     data["bids"] = (bidder >= 0) & (bidder % 2 == seat % 2)
-    data["_trump"] = records[:, FK.G_TRUMP]
-    data["_made"] = records[:, FK.F_MADE]
-    data["forced_joker"] = records[:, FK.F_FORCED] == 1
-    winner = records[:, FK.F_MATCH_WINNER]
+    data["_trump"] = field("trump")
+    data["_made"] = field("made")
+    data["forced_joker"] = field("forced") == 1
+    winner = field("match_winner")
     data["match_lost"] = (winner >= 0) & (winner != seat % 2)
-    data["_made_actual"] = records[:, FK.F_ACTUAL_MADE]
-    data["seat_cards"] = records[:, FK.G_SEAT_HAND]
+    data["_made_actual"] = field("actual_made")
     # the branches of a fork share the seat's cards: the features of each distinct hand once
-    distinct, where = np.unique(records[:, FK.G_SEAT_HAND], return_inverse=True)
+    distinct, where = np.unique(field("seat_hand"), return_inverse=True)
     data.update({k: v[where] for k, v in hand_features(distinct, P[L.P_JOKER_MASK]).items()})
     suits = dict(enumerate(C.SUITS))
     vocabulary = {i: name for i, name in enumerate(names) if name}
@@ -153,15 +155,9 @@ def bid_fork_table(records: np.ndarray, rules: Rules) -> pl.DataFrame:
         .then(None)
         .otherwise(pl.col("made_actual")),
         can_pass=(pl.col("call") == "pass").any().over("hand", "ply"),
+        preset=pl.lit(rules.name),
     ).drop("_trump", "_made", "_made_actual")
-    order = [c.name for c in BID_FORK_FIELDS] + [name for name, _, _ in BID_FORK_DERIVED]
-    frame = frame.select([c for c in order if c in frame.columns])
-    small = [
-        c
-        for c, t in frame.schema.items()
-        if t == pl.Int64 and c not in ("hand", "seat_cards", "score_before")
-    ]
-    return frame.with_columns(pl.col(small).cast(pl.Int16), preset=pl.lit(rules.name))
+    return conform(frame, BID_FORK_COLUMNS)
 
 
 def bid_forks(
@@ -212,6 +208,14 @@ def write_bid_forks(
     if store.exists() and not overwrite:
         raise ValueError(f"output folder {store.url} exists; pass --overwrite")
     with opened(store, overwrite=overwrite, resume=False):
+        every = check_at(at)
+        compiled = prepare_forks(
+            rules,
+            lineup.kinds,
+            lineup.params(rules.family),
+            FK.MODE_BID_EVERY if every else FK.MODE_BID_FIRST,
+            FK.MAX_BID_FORKS if every else FK.MAX_FIRST_BID_FORKS,
+        )
         started = time.perf_counter()
         table = bid_forks(rules.name, hands, seed, lineup, options=options, at=at, workers=workers)
         command = command_line(
@@ -239,8 +243,7 @@ def write_bid_forks(
             "forks": int(table.select(pl.struct("hand", "ply").n_unique()).item()),
             "branches": len(table),
             "fork_seconds": round(time.perf_counter() - started, 3),
-            "version": __version__,
-            "git_revision": git_revision(),
+            **provenance(),
         }
-        write_table(store, settings, "bid_forks", table, started)
+        write_table(store, settings, "bid_forks", table, started, compiled)
     return str(out) if "://" in str(out) else Path(out)

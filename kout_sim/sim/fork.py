@@ -23,19 +23,19 @@ import numpy as np
 import polars as pl
 
 from .. import cards as C
-from .._version import __version__
 from ..commands import command_line
 from ..drivers import fork as FK
 from ..drivers.playout import play_out
 from ..engine import layout as L
 from ..engine.tables import tables_of
-from ..io.schema import BRANCHES, POSITION_COLUMNS
+from ..io.manifest import provenance, run_manifest
+from ..io.records import FORK_RECORD
+from ..io.schema import BRANCHES, FORK_COLUMNS, conform, record_columns
 from ..io.store import Manifest, Store, one_line, opened
 from ..players.kinds import searches
 from ..rules import Rules, get_rules
 from . import search_fork as SF
 from .batch import Players, check_count, check_seed, check_workers, lineup_of
-from .run import git_revision
 
 FORK_CHUNK = 20_000  # hands per kernel call: 60 MB of fork records
 
@@ -125,37 +125,35 @@ def fork_chunks(
 
 
 def fork_table(records: np.ndarray, rules: Rules) -> pl.DataFrame:
-    """The fork records as a DataFrame (columns: :data:`POSITION_COLUMNS`, ``bidding_team``,
-    ``leading``, ``trump``, ``joker``, ``other``, ``chosen``, ``chose_joker``, every outcome of
-    :data:`OUTCOME_COLUMNS` per branch, e.g. ``net_joker`` and ``net_other``, and ``made_actual``,
-    ``net_actual``, ``tricks_actual``, ``forced_joker_actual``: the hand itself, as the policy
-    played it on from the fork)."""
-    data: dict[str, object] = {c.name: records[:, c.field] for c in POSITION_COLUMNS}
-    seat, bidder = records[:, FK.F_SEAT], records[:, FK.F_BIDDER]
-    data["bidding_team"] = (seat % 2) == (bidder % 2)
-    data["leading"] = records[:, FK.F_LEADING] == 1
-    data["trump"] = [C.SUITS[t] for t in records[:, FK.F_TRUMP]]
-    for name, field in (("joker", FK.F_JOKER), ("other", FK.F_OTHER), ("chosen", FK.F_CHOSEN)):
-        data[name] = [C.format_card(int(c)) for c in records[:, field]]
-    data["chose_joker"] = records[:, FK.F_CHOSEN] == records[:, FK.F_JOKER]
+    """The fork records (:data:`kout_sim.io.records.FORK_RECORD`) as a DataFrame of the columns
+    of :data:`kout_sim.io.schema.FORK_COLUMNS`: the position, the cards of both branches, every
+    outcome per branch (e.g. ``net_joker`` and ``net_other``) and of the hand itself
+    (``net_actual``: as the policy played it on from the fork)."""
+    data: dict[str, object] = dict(record_columns(FORK_COLUMNS, FORK_RECORD, records))
+
+    def field(name: str, entry: int = 0) -> np.ndarray:
+        return FORK_RECORD.column(records, name, entry)
+
+    seat = field("seat")
+    data["bidding_team"] = (seat % 2) == (field("bidder") % 2)
+    data["leading"] = field("leading") == 1
+    data["trump"] = [C.SUITS[t] for t in field("trump")]
+    for name in ("joker", "other", "chosen"):
+        data[name] = [C.format_card(int(c)) for c in field(name)]
+    data["chose_joker"] = field("chosen") == field("joker")
     for b, branch in enumerate(BRANCHES):
-        data[f"made_{branch}"] = records[:, FK.F_MADE + b]
-        data[f"net_{branch}"] = records[:, FK.F_NET + b]
-        data[f"tricks_{branch}"] = records[:, FK.F_TRICKS + b]
-        data[f"forced_joker_{branch}"] = records[:, FK.F_FORCED + b] == 1
-        winner = records[:, FK.F_MATCH_WINNER + b]
+        data[f"made_{branch}"] = field("made", b)
+        data[f"forced_joker_{branch}"] = field("forced", b) == 1
+        winner = field("match_winner", b)
         data[f"match_lost_{branch}"] = (winner >= 0) & (winner != seat % 2)
     # the hand itself, as the policies played it on from the fork
-    data["made_actual"] = records[:, FK.F_ACTUAL_MADE]
-    data["net_actual"] = records[:, FK.F_ACTUAL_NET]
-    data["tricks_actual"] = records[:, FK.F_ACTUAL_TRICKS]
-    data["forced_joker_actual"] = records[:, FK.F_ACTUAL_FORCED] == 1
+    data["made_actual"] = field("actual_made")
+    data["forced_joker_actual"] = field("actual_forced") == 1
     made = [f"made_{branch}" for branch in (*BRANCHES, "actual")]
     frame = pl.DataFrame(data).with_columns(
         pl.when(pl.col(m) < 0).then(None).otherwise(pl.col(m) == 1).alias(m) for m in made
     )
-    small = [c for c, t in frame.schema.items() if t == pl.Int64 and c != "hand"]
-    return frame.with_columns(pl.col(small).cast(pl.Int16), preset=pl.lit(rules.name))
+    return conform(frame.with_columns(preset=pl.lit(rules.name)), FORK_COLUMNS)
 
 
 def joker_forks(
@@ -272,6 +270,8 @@ def _write_forks(
     workers: int | None,
 ) -> None:
     preset = rules.name
+    mode = FK.MODE_JOKER_LEAD if lead_only else FK.MODE_JOKER_ANY
+    compiled = prepare_forks(rules, lineup.kinds, lineup.params(rules.family), mode, FK.MAX_FORKS)
     started = time.perf_counter()
     table = joker_forks(
         preset,
@@ -304,21 +304,46 @@ def _write_forks(
         "count": hands,
         "lead_only": bool(lead_only),
         "forks": len(table),
-        "version": __version__,
-        "git_revision": git_revision(),
+        **provenance(),
     }
-    write_table(store, settings, "forks", table, started)
+    write_table(store, settings, "forks", table, started, compiled)
+
+
+def prepare_forks(
+    rules: Rules, kinds: np.ndarray, params: np.ndarray, mode: int, room: int
+) -> float:
+    """Compile (or load from the cache) the fork kernel of ``mode`` for the line-up ``kinds``, on
+    no hand, so that the forks are timed apart from it; returns its seconds (``compile_seconds`` of
+    the folder's ``run.json``). A searching line-up compiles its search kernels in its first hand."""
+    started = time.perf_counter()
+    P, STR = tables_of(rules)
+    fork_hands = SF.fork_hands if searches(kinds) else FK.fork_hands
+    out = np.zeros((0, room, FK.F_SIZE), dtype=np.int64)
+    fork_hands(P, STR, kinds, params, 0, 0, out, np.zeros(0, dtype=np.int64), mode)
+    return time.perf_counter() - started
 
 
 def write_table(
-    store: Store, settings: dict[str, Any], name: str, table: pl.DataFrame, started: float
+    store: Store,
+    settings: dict[str, Any],
+    name: str,
+    table: pl.DataFrame,
+    started: float,
+    compile_seconds: float,
 ) -> None:
     """Write ``table`` as the one shard of the table ``name`` of the open run folder ``store``,
-    with ``settings`` as parquet metadata and in ``run.json`` (its status ``complete`` and the
-    seconds since ``started`` once the shard is written; ``failed`` and a one-line ``ValueError``
-    if the disk refuses it)."""
+    with ``settings`` as parquet metadata and in ``run.json`` (the run manifest,
+    :func:`kout_sim.io.manifest.run_manifest`: its status ``complete``, ``compile_seconds`` and
+    the seconds since ``started`` once the shard is written; ``failed`` and a one-line
+    ``ValueError`` if the disk refuses it)."""
     arrow = table.to_arrow().replace_schema_metadata({"kout_sim": json.dumps(settings)})
-    manifest = Manifest(store, {**settings, "status": "running"})
+    meta = run_manifest(
+        settings,
+        settings["command"],
+        status="running",
+        compile_seconds=round(compile_seconds, 3),
+    )
+    manifest = Manifest(store, meta)
     try:
         manifest.flush(force=True)
         store.fs.makedirs(store.path(name), exist_ok=True)

@@ -16,7 +16,6 @@ Dask distributed cluster (``"local:N"`` starts a local one with N worker process
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -30,8 +29,9 @@ from typing import Any, overload
 
 import pyarrow as pa
 
-from .._version import __version__
 from ..commands import simulate_command
+from ..io.counts import Summary, merge_into, shard_counts, summary_counts
+from ..io.manifest import provenance, run_manifest
 from ..io.read import load
 from ..io.store import (
     TABLES,
@@ -62,12 +62,6 @@ from .shard import RunSpec as RunSpec
 from .shard import Stopped as Stopped
 from .shard import check_stop, rows_buffer, run_shard, searching, write_shard
 from .shard import play_shard as play_shard
-from .summary import SUMMARY_TABLES as SUMMARY_TABLES
-from .summary import Summary, merge_into, summary_counts
-from .summary import _shard_counts as _shard_counts
-from .summary import format_summary as format_summary
-from .summary import merge_summaries as merge_summaries
-from .summary import summarize as summarize
 
 SHARD_MATCHES = 4_096
 # Shard sizes are round decimal numbers on purpose: a power of two makes the columns of the
@@ -94,22 +88,6 @@ SETTINGS = (
 )
 SETTING_DEFAULTS = {"solve": False}
 """Settings added after runs were first written: an older run.json has the default."""
-
-
-def git_revision() -> str | None:
-    """The git revision of the package's checkout (None outside a git checkout)."""
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"],
-            cwd=Path(__file__).resolve().parent,
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
-        )
-    except OSError:
-        return None
-    return out.stdout.strip() or None if out.returncode == 0 else None
 
 
 DEFAULT_MATCHES = 10_000
@@ -304,8 +282,7 @@ def simulate(
     settings: dict[str, Any] = {
         **asdict(spec),
         "family": rules.family.value,
-        "version": __version__,
-        "git_revision": git_revision(),
+        **provenance(),
     }
     store = Store(out)
     with opened(store, overwrite=overwrite, resume=resume) as (_, previous):
@@ -343,7 +320,7 @@ def _play_run(
     earlier = float((previous or {}).get("seconds") or 0.0)
     shards = _resumable(store, spec, previous) if previous is not None else {}
     command = simulate_command(settings, store.url)
-    manifest = Manifest(store, {**settings, "command": command, "status": "running"}, shards)
+    manifest = Manifest(store, run_manifest(settings, command, status="running"), shards)
     try:
         for table in spec.tables:
             store.fs.makedirs(store.path(table), exist_ok=True)
@@ -399,7 +376,7 @@ def _play_run(
     manifest.meta.pop("error", None)
     manifest.update(status="complete", seconds=elapsed())
     if counts is not None and not complete:
-        # counted as the shards were played: summarize() need not read the tables again
+        # counted as the shards were played: the summary need not read the tables again
         manifest.update(summary=counts)
     manifest.flush(force=True)
     if counts is None or complete:
@@ -448,7 +425,7 @@ def _run_shards(
         tables = play_shard(spec, settings, start, size, 1, buffer, step, stop=stop)
         # counted before the write: polars may raise KeyboardInterrupt in this thread after a
         # Ctrl-C, and a shard once written must come back with its manifest entries
-        counts = _shard_counts(tables, family, n_seats)
+        counts = shard_counts(tables, family, n_seats)
         check_stop(stop)
         return size, counts, write_shard(store, spec, k, tables)
 

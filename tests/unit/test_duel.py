@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 
 import kout_sim
-from kout_sim.sim.duel import _paired_rate, analyse, duel, report
+from analyses.duel import _paired_rate, analyse, duel, report
 from kout_sim.stats import paired_wilson, wilson
 
 

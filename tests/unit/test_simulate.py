@@ -194,8 +194,8 @@ def test_summary_counted_while_playing_equals_the_tables(
     tmp_path: Path, preset: str, unit: str
 ) -> None:
     """The counts the shards record as they are played add up to the counts of the tables."""
-    from kout_sim.sim.run import format_summary, summarize
-    from kout_sim.sim.summary import summary_counts
+    from analyses.summary import format_summary, summarize
+    from kout_sim.io.counts import summary_counts
 
     size = {"hands": 5_000, "matches": 600}[unit]
     counts: dict[str, Any] = {unit: size}  # hands=size or matches=size
@@ -220,7 +220,7 @@ def test_summary_shows_the_reports_net_points_with_intervals_forced_bids_apart(
     after the free ones, under their own heading."""
     from analyses import bid_success as bs
     from analyses._common import load_run, mean_table, rate_table
-    from kout_sim.sim.run import summarize
+    from analyses.summary import summarize
 
     folder = kout_sim.simulate(preset, players="random", hands=6_000, seed=2, out=tmp_path / "r")
     text = summarize(folder).splitlines()

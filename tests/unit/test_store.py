@@ -126,9 +126,9 @@ def test_overwrite_replaces_a_run_and_keeps_a_file_that_is_not_part_of_it(tmp_pa
 def test_forks_duel_study_and_report_refuse_to_replace_what_they_did_not_write(
     tmp_path: Path,
 ) -> None:
+    from analyses.duel import duel
     from analyses.report import write_report
     from analyses.studies import run_study
-    from kout_sim.sim.duel import duel
     from kout_sim.sim.fork import write_forks
 
     folder = tmp_path / "mine"
