@@ -5,6 +5,7 @@ are tested everywhere, the OpenSpiel side only where ``pyspiel`` is importable."
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -39,7 +40,7 @@ def test_without_openspiel_the_script_prints_the_message_and_exits_1() -> None:
     done = subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,
         text=True,
         timeout=120,
