@@ -130,6 +130,24 @@ def spiel_per_card(spiel: ModuleType, games: int, seed: int) -> Callable[[], flo
     return timed
 
 
+def spiel_call_cost(spiel: ModuleType, games: int, seed: int) -> Callable[[], float]:
+    """A call returning the fixed cost of one ``pyspiel.evaluate_bots`` call (the binding, the
+    bots' restart, the seeding), in ns: ``games`` calls on a finished oh_hell game."""
+    game = oh_hell(spiel)
+    n = game.num_players()
+    bots = [spiel.make_uniform_random_bot(p, seed + p) for p in range(n)]
+    done = game.new_initial_state()
+    spiel.evaluate_bots(done, bots, seed)
+
+    def timed() -> float:
+        t0 = time.perf_counter()
+        for i in range(games):
+            spiel.evaluate_bots(done, bots, seed + i)
+        return (time.perf_counter() - t0) * 1e9 / games
+
+    return timed
+
+
 def first_card_states(spiel: ModuleType, count: int, seed: int) -> list[Any]:
     """``count`` oh_hell states at the first card decision: seeded random deals and bids."""
     game = oh_hell(spiel)
@@ -260,6 +278,19 @@ def side_by_side(
         ),
         "caveat": CAVEAT,
     }
+    call = spiel_call_cost(spiel, games, seed)
+    call_ns = statistics.median(call() for _ in range(repeats))
+    per_game = OH_HELL["players"] * OH_HELL["num_tricks_fixed"]  # every trick is played
+    net = statistics.median(cs) - call_ns / per_game
+    result["openspiel_call_cost"] = {
+        "what": (
+            "pyspiel.evaluate_bots on a finished game: the call's fixed cost (binding, bots' "
+            "restart, seeding), included in the per-card figure"
+        ),
+        "ns_per_call": round(call_ns, 1),
+        "per_card_net_ns": round(net, 3),
+        "ratio_net": round(net / statistics.median(ck), 2),
+    }
     if python_loop:
         loop = spiel_python_loop(spiel, max(1, games // 10), seed)
         runs = [loop() for _ in range(repeats)]
@@ -295,6 +326,12 @@ def report(result: dict[str, Any]) -> str:
             f"{f['what']} ({f['unit']}): kout_sim {f['kout_sim']:,} | OpenSpiel C++ "
             f"{f['openspiel']:,} | ratio {f['ratio']}x (rounds {min(paired)}-{max(paired)}x)"
         )
+        if key == "per_card":
+            cost = result["openspiel_call_cost"]
+            lines.append(
+                f"  evaluate_bots' fixed cost, in the figure: {cost['ns_per_call']:,} ns a call; "
+                f"OpenSpiel net of it {cost['per_card_net_ns']:,} ns a card, {cost['ratio_net']}x"
+            )
     lines.append(result["caveat"])
     loop = result.get("openspiel_python_loop")
     if loop:

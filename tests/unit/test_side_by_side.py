@@ -105,3 +105,5 @@ def test_openspiel_side_in_a_tiny_run() -> None:
     result = sbs.side_by_side(repeats=1, hands=100, games=3, positions=1, seed=1)
     assert result["per_card"]["ratio"] > 0 and result["ismcts"]["ratio"] > 0
     assert "caveat" in sbs.report(result).lower()
+    cost = result["openspiel_call_cost"]
+    assert cost["ns_per_call"] > 0 and cost["per_card_net_ns"] < result["per_card"]["openspiel"]
