@@ -23,10 +23,12 @@ import argparse
 import json
 import statistics
 import time
+from collections.abc import Callable
 
 import numpy as np
 
 from kout_sim.drivers.play import (
+    ALL,
     Context,
     Lanes,
     context,
@@ -132,7 +134,7 @@ def _stage(
                 continue
             row = out[i] if stage == 5 else out[0]
             t = play_hand(
-                S, w.MS, w.play, ctx, row, no_trace, no_trace, no_packed, -1, NO_SEARCH, family
+                S, w.MS, w.play, ctx, row, no_trace, no_trace, no_packed, -1, ALL, NO_SEARCH, family
             )
             total += t
             if stage >= 4:
@@ -197,8 +199,14 @@ def _median_seconds(call: object, repeats: int) -> float:
     return statistics.median(times)
 
 
-def profile(preset: str, options: dict[str, object], hands: int, repeats: int) -> dict[str, object]:
-    """The stage and kernel figures (ns) of ``hands`` random hands of ``preset``."""
+N_SNAPS, N_FINALS = 4096, 1024
+
+
+def stage_runner(
+    preset: str, options: dict[str, object], hands: int, seed: int = 1
+) -> tuple[Callable[..., int], np.ndarray]:
+    """``run(stage, reps=1)`` calling :func:`profile_entry` on ``hands`` random hands of ``preset``
+    (the streams of ``seed``), and the result rows its stages 4 and 5 write."""
     rules = get_rules(preset, options or None)
     if not rules.is_kout:
         raise SystemExit("profile_kernels.py profiles the Kout family")
@@ -206,26 +214,50 @@ def profile(preset: str, options: dict[str, object], hands: int, repeats: int) -
     lineup = lineup_of(rules, "random")
     kinds, params = lineup.kinds, lineup.params(rules.family)
     out = new_rows(hands)
-    n_snaps, n_finals = 4096, 1024
-    snaps = np.zeros((n_snaps, S_SIZE), dtype=np.int64)
-    cards = np.zeros(n_snaps, dtype=np.int64)
-    masks = np.zeros(n_snaps, dtype=np.int64)
-    finals = np.zeros((n_finals, S_SIZE), dtype=np.int64)
+    snaps = np.zeros((N_SNAPS, S_SIZE), dtype=np.int64)
+    cards = np.zeros(N_SNAPS, dtype=np.int64)
+    masks = np.zeros(N_SNAPS, dtype=np.int64)
+    finals = np.zeros((N_FINALS, S_SIZE), dtype=np.int64)
     assert out.shape[1] == R_SIZE
 
     def run(stage: int, reps: int = 1) -> int:
         return int(
-            profile_entry(P, STR, kinds, params, 1, out, snaps, cards, masks, finals, reps, stage)
+            profile_entry(
+                P, STR, kinds, params, seed, out, snaps, cards, masks, finals, reps, stage
+            )
         )
 
-    run(10)
-    run(5)  # compile (or load) and warm up
+    return run, out
+
+
+def hand_counts(out: np.ndarray) -> dict[str, int]:
+    """Actions, calls, tricks and cards played in the result rows ``out``."""
     counts = {
         "actions": int(out[:, R_N_ACTIONS].sum()),
         "calls": int(out[:, R_N_CALLS].sum()),
         "tricks": int(out[:, R_N_DONE].sum()),
     }
     counts["cards"] = counts["actions"] - counts["calls"]
+    return counts
+
+
+def whole_hands(
+    preset: str, options: dict[str, object], hands: int, seed: int = 1
+) -> tuple[Callable[[], int], int]:
+    """The last stage (``hands`` whole random hands written to a batch buffer, as ``kout-sim
+    bench``), compiled (or loaded) and warmed up, ready to time; and the cards a call plays."""
+    run, out = stage_runner(preset, options, hands, seed)
+    run(5)
+    return (lambda: run(5)), hand_counts(out)["cards"]
+
+
+def profile(preset: str, options: dict[str, object], hands: int, repeats: int) -> dict[str, object]:
+    """The stage and kernel figures (ns) of ``hands`` random hands of ``preset``."""
+    run, out = stage_runner(preset, options, hands)
+    n_snaps, n_finals = N_SNAPS, N_FINALS
+    run(10)
+    run(5)  # compile (or load) and warm up
+    counts = hand_counts(out)
     stage_ns = {
         name: _median_seconds(lambda s=s: run(s), repeats) / hands * 1e9
         for s, name in enumerate(STAGES)
