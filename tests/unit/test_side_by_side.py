@@ -50,6 +50,7 @@ def test_without_openspiel_the_script_prints_the_message_and_exits_1() -> None:
     assert done.stdout == ""
 
 
+@pytest.mark.slow  # compiles the profiler's own entry point (about 30 s of CPU the warm-up has not)
 def test_kout_side_plays_every_card_of_every_hand_with_play_all_tricks() -> None:
     # RULES.md 1.11: with play_all_tricks no hand stops early, so every card of the deal is played
     hands = 200
