@@ -25,14 +25,8 @@ the cross-file inlining would cost compile time and hide the invariants the tabl
 
 from __future__ import annotations
 
-from typing import Any
-
 import numba
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.core import cgutils as _cgutils
-from numba.extending import intrinsic
 
 from . import baloot as B
 from . import kout as K
@@ -109,7 +103,8 @@ C_QREL = 25  # the cards the trick-start bounds of the last start_bounds call re
 C_WCARD = 26  # the winning card of the last trick play closed if it beat one of its suit, else 64
 C_PLANES = 27  # 3 entries: the holders of the relative ranks as bit planes (bit j of the seat)
 C_LENS = 30  # each suit's cards still held (4 bits a suit)
-C_SIZE = 32
+C_ABOVE = 32  # 2 entries: the trumps stronger than BJ (52) and than RJ / JK (53), set by begin
+C_SIZE = 34
 
 TT_COLS = 2  # the key (of the position and its relevant ranks' holders), the packed entry
 TT_WAYS = 8  # entries per bucket (consecutive rows, one cache line): several relevant sets
@@ -134,46 +129,6 @@ _OFF = 512  # bounds are stored offset into 10 bits
 
 make_jit = numba.njit(cache=True, nogil=True, **_NO_NRT)
 """The recursive search cannot be inlined: compiled as a function of its own."""
-
-
-cgutils: Any = _cgutils  # untyped in numba
-
-
-@intrinsic
-def _prefetch(typingctx: Any, arr: Any, i: Any) -> Any:
-    """Start loading row ``i`` of the 2-d array ``arr`` into the cache (LLVM ``prefetch``, for a
-    read): the table entry of a trick start is fetched while its bounds are computed."""
-    if not isinstance(arr, types.Array) or arr.ndim != 2 or not isinstance(i, types.Integer):
-        return None
-    sig = types.void(arr, i)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        row = context.cast(builder, args[1], signature.args[1], types.intp)
-        ptr = cgutils.get_item_pointer2(
-            context,
-            builder,
-            data=ary.data,
-            shape=cgutils.unpack_tuple(builder, ary.shape),
-            strides=cgutils.unpack_tuple(builder, ary.strides),
-            layout=aryty.layout,
-            inds=[row, ir.Constant(ir.IntType(64), 0)],
-            wraparound=False,
-            boundscheck=False,
-        )
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        args3 = [ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)]
-        builder.call(fn, [builder.bitcast(ptr, i8p), *args3])
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-_prefetch_row: Any = _prefetch  # an intrinsic's call signature is its typing function's
 
 
 @jit
@@ -213,23 +168,10 @@ def _keys(
 ) -> tuple[np.uint64, np.uint64]:
     """Two independent 64-bit hashes of a trick-start position's bucket (module doc of
     :func:`_search`); in Kout who holds each relative rank into ``C[C_PLANES:]`` and ``C[C_LENS]``."""
-    h1 = np.uint64(S[S_LEADER]) + np.uint64(0x9E3779B97F4A7C15)
-    h2 = np.uint64(S[S_LEADER]) * np.uint64(0xD1B54A32D192ED03) + np.uint64(1)
     # Baloot card points depend on the cards themselves; C_ABSOLUTE: the check of this reduction
     relative = _relative_keys(C)
     if relative:
         _relative(S, P, C, W, held)
-    for seat in range(C[C_N]):
-        hand = S[S_HAND + seat]
-        if relative:
-            # the bucket: each hand's suit lengths and jokers; which ranks it holds is matched
-            # entry by entry on the ranks that entry's value depends on (_tt_probe)
-            word = hand & P[P_JOKER_MASK]
-            for suit in range(4):
-                word |= popcount(hand & (FULL_SUIT << (13 * suit))) << (4 * suit)
-            hand = word
-        h1 = _mix(h1 ^ np.uint64(hand))
-        h2 = _mix(h2 + np.uint64(hand) * np.uint64(0xA24BAED4963EE407))
     extra = 0
     # with every joker played, the cards alone decide the future (what follows serves the jokers)
     jokers_held = (held & P[P_JOKER_MASK]) != 0
@@ -246,8 +188,33 @@ def _keys(
         # 2.8 / 2.9: whether a forced lead ends the hand depends on the tricks taken so far, until
         # the outcome is fixed (then no forced lead ever ends it)
         extra = S[S_TRICKS + C[C_TEAM]] + 1
-    h1 = _mix(h1 ^ np.uint64(extra * 77 + 5))
-    h2 = _mix(h2 + np.uint64(extra * 91 + 3))
+    if relative:
+        # the bucket: each hand's suit lengths and jokers; which ranks it holds is matched entry
+        # by entry on the ranks that entry's value depends on (_tt_probe). Packed exactly into two
+        # words (16 bits of suit lengths a hand; jokers, leader and extras), then mixed.
+        a = np.uint64(0)
+        b = np.uint64(S[S_LEADER] | (extra << 3))
+        for seat in range(C[C_N]):
+            hand = S[S_HAND + seat]
+            word = np.int64(0)
+            for suit in range(4):
+                word |= popcount(hand & (FULL_SUIT << (13 * suit))) << (4 * suit)
+            if seat < 4:
+                a |= np.uint64(word) << np.uint64(16 * seat)
+            else:
+                b |= np.uint64(word) << np.uint64(16 * seat - 48)
+            b |= np.uint64((hand >> 52) & 3) << np.uint64(48 + 2 * seat)
+        h1 = _mix(_mix(a ^ np.uint64(0x9E3779B97F4A7C15)) ^ b)
+        h2 = _mix(_mix(a * np.uint64(0xD1B54A32D192ED03) + np.uint64(1)) + b)
+    else:
+        h1 = np.uint64(S[S_LEADER]) + np.uint64(0x9E3779B97F4A7C15)
+        h2 = np.uint64(S[S_LEADER]) * np.uint64(0xD1B54A32D192ED03) + np.uint64(1)
+        for seat in range(C[C_N]):
+            hand = S[S_HAND + seat]
+            h1 = _mix(h1 ^ np.uint64(hand))
+            h2 = _mix(h2 + np.uint64(hand) * np.uint64(0xA24BAED4963EE407))
+        h1 = _mix(h1 ^ np.uint64(extra * 77 + 5))
+        h2 = _mix(h2 + np.uint64(extra * 91 + 3))
     if relative:
         # who holds each relative rank, as bit planes (bit j of the holder's seat), and each
         # suit's cards held: an entry's key of its relevant ranks' holders (_check)
@@ -957,6 +924,8 @@ def trump_control(
     if C[C_FORCED] != 0 and (held & jokers) != 0:
         return 0, 0
     baloot = C[C_BALOOT] != 0
+    if not baloot:
+        return _kout_trump_control(S, P, STR, C, held)
     team = -1
     points = 0
     most = 0
@@ -1005,6 +974,63 @@ def trump_control(
     if team < 0:
         return 0, 0
     return team, points if baloot else most
+
+
+@jit
+def _kout_trump_control(
+    S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, held: np.int64
+) -> tuple[int, int]:
+    """:func:`trump_control` in Kout, on bit masks: the trump suit's ranks run with the card ids
+    (RULES.md 1.1, 2.1), a joker sits above the trumps ``C[C_ABOVE + joker - 52]`` does not hold
+    (set by :func:`begin` from the strengths)."""
+    n = C[C_N]
+    trumps = held & P[P_SUIT_MASK + S[S_TRUMP]]
+    mine = np.int64(0)  # the cards of team 0
+    for s in range(0, n, 2):
+        mine |= S[S_HAND + s]
+    jh = held & P[P_JOKER_MASK]
+    # the held jokers, strongest first
+    j1 = -1
+    j2 = -1
+    if jh != 0:
+        j1 = lowest_bit(jh)
+        if (jh & (jh - 1)) != 0:
+            j2 = highest_bit(jh)
+            if STR[S[S_TRUMP], j2] > STR[S[S_TRUMP], j1]:
+                j1, j2 = j2, j1
+    team = -1
+    run = np.int64(0)
+    rest = trumps
+    for step in range(3):
+        # the trumps above the next joker (all that are left after the last one)
+        j = j1 if step == 0 else (j2 if step == 1 else -1)
+        seg = rest
+        if j >= 0:
+            seg = rest & C[C_ABOVE + j - 52]
+        rest &= ~seg
+        if seg != 0:
+            top = highest_bit(seg)
+            if team < 0:
+                team = 0 if ((mine >> top) & 1) != 0 else 1
+            theirs = seg & (~mine if team == 0 else mine)
+            if theirs != 0:
+                run |= seg & ~((ONE << (highest_bit(theirs) + 1)) - 1)
+                break
+            run |= seg
+        if j < 0:
+            break
+        jt = 0 if ((mine >> j) & 1) != 0 else 1
+        if team < 0:
+            team = jt
+        elif jt != team:
+            break
+    if team < 0:
+        return 0, 0
+    C[C_QREL] |= run
+    most = 0
+    for s in range(team, n, 2):
+        most = max(most, popcount(run & S[S_HAND + s]))
+    return team, most
 
 
 @jit
@@ -1069,31 +1095,28 @@ def _search(W: np.ndarray, tt: np.ndarray, alpha: int, beta: int) -> int:
         if lo >= beta or hi <= alpha:
             C[C_REL_OUT] = _closure(S, P, C, held, rel)
             return lo if lo >= beta else hi
-        # the table will be read unless the sure tricks cut: its bucket is fetched meanwhile
+        # the table first (it ends most trick starts), then the sure-trick bounds
         h1, h2 = _keys(S, P, C, W, held)
         for j in range(4):
             W[done * C[C_N], U_REL + j] = C[C_PLANES + j]  # for the store, after the children's
-        row = np.int64(h1 & np.uint64(C[C_TT_MASK])) & ~np.int64(TT_WAYS - 1)
-        _prefetch_row(tt, row)
-        _prefetch_row(tt, row + 4)
-        slo, shi = start_bounds(S, P, STR, C, Q, lo, hi)
         C[C_STARTS] += 1
+        found, tlo, thi, code, trel = _tt_probe(tt, C, h1, h2, held)
+        if found and (tlo >= beta or thi <= alpha or tlo == thi):
+            C[C_CUT_TT] += 1
+            C[C_REL_OUT] = _closure(S, P, C, held, trel)
+            if tlo >= beta:
+                return tlo
+            if thi <= alpha:
+                return thi
+            return tlo
+        slo, shi = start_bounds(S, P, STR, C, Q, lo, hi)
         if slo >= beta or shi <= alpha:
             C[C_CUT_BOUND] += 1
             C[C_REL_OUT] = _closure(S, P, C, held, C[C_QREL])
             return slo if slo >= beta else shi
-        found, tlo, thi, code, trel = _tt_probe(tt, C, h1, h2, held)
         if found:
             first = _from_key_card(S, P, C, code)
             rel = trel
-            if tlo >= beta or thi <= alpha or tlo == thi:
-                C[C_CUT_TT] += 1
-                C[C_REL_OUT] = _closure(S, P, C, held, rel)
-                if tlo >= beta:
-                    return tlo
-                if thi <= alpha:
-                    return thi
-                return tlo
             lo = max(lo, tlo)
             hi = min(hi, thi)
             alpha = max(alpha, tlo)
@@ -1281,6 +1304,17 @@ def begin(S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray) -> None:
             total += STR[T_POINTS + trow, card]
         C[C_TOTAL] = total
     order_table(P, STR, trow, W[R_Q : R_Q + 4])
+    for joker in range(52, 54):
+        # the trumps stronger than each joker (_kout_trump_control)
+        above = np.int64(0)
+        if trow < 4 and ((P[P_JOKER_MASK] >> joker) & 1) != 0:
+            m = P[P_SUIT_MASK + trow]
+            while m != 0:
+                card = lowest_bit(m)
+                m &= m - 1
+                if STR[trow, card] > STR[trow, joker]:
+                    above |= ONE << card
+        C[C_ABOVE + joker - 52] = above
 
 
 @jit
