@@ -34,6 +34,7 @@ from kout_sim.drivers.play import (
     context,
     deal_alone,
     new_lanes,
+    new_rows,
     play_hand,
     record_hand,
     seed_lanes,
@@ -61,7 +62,7 @@ from kout_sim.engine.tables import tables_of
 from kout_sim.players.kinds import NO_SEARCH
 from kout_sim.players.policy import choose_random
 from kout_sim.rules import get_rules
-from kout_sim.sim.batch import lineup_of, new_rows
+from kout_sim.sim.batch import lineup_of
 
 STAGES = ("seed", "deal", "auction", "play", "row (reused)", "row (batch buffer)")
 KERNELS = ("copy", "legal_mask", "choose_random", "apply_action", "trick_winner", "record_hand")

@@ -16,11 +16,12 @@ from typing import Any
 import numpy as np
 
 from . import __version__
+from .drivers.play import new_rows
 from .engine import layout as L
 from .engine.tables import tables_of
 from .players import Lineup
 from .rules import Rules, get_rules
-from .sim.batch import check_seed, check_workers, lineup_of, new_rows, play_hands
+from .sim.batch import check_seed, check_workers, lineup_of, play_hands
 
 MAX_BENCH_HANDS = 20_000_000
 """The most hands one bench repeat plays: its result rows (10 GB at this size) are held at once."""

@@ -945,11 +945,9 @@ def _search_kernels(family: int, searching: int, traced: Callable[..., int]) -> 
         hi: int,
         *own: np.ndarray,
     ) -> None:
-        no_matches = np.zeros((0, X_SIZE), dtype=np.int64)
-        no_actions = np.zeros(0, dtype=np.int64)
         search_entry(
-            MODE_HANDS, P, STR, kinds, params, seed, first, out, no_matches, trace, lo, hi,
-            *own, -1, -1, ALL, no_actions,
+            MODE_HANDS, P, STR, kinds, params, seed, first, out, NO_MATCHES, trace, lo, hi,
+            *own, -1, -1, ALL, NO_ACTIONS,
         )  # fmt: skip
 
     def matches(
@@ -964,11 +962,10 @@ def _search_kernels(family: int, searching: int, traced: Callable[..., int]) -> 
         trace: np.ndarray,
         *own: np.ndarray,
     ) -> int:
-        no_actions = np.zeros(0, dtype=np.int64)
         return int(
             search_entry(
                 MODE_MATCHES, P, STR, kinds, params, seed, first, hand_rows, match_rows, trace,
-                0, 0, *own, -1, -1, ALL, no_actions,
+                0, 0, *own, -1, -1, ALL, NO_ACTIONS,
             )
         )  # fmt: skip
 
@@ -988,6 +985,18 @@ def kernels(P: np.ndarray, kinds: np.ndarray) -> FamilyKernels:
 
 
 NO_TRACE = np.zeros((0, MAX_ACTIONS), dtype=np.int32)
+NO_MATCHES = np.zeros((0, X_SIZE), dtype=np.int64)
+NO_ACTIONS = np.zeros(0, dtype=np.int64)
+
+
+def new_rows(n: int) -> np.ndarray:
+    """A zeroed int64[n, R_SIZE] row buffer stored column by column (each field contiguous), the
+    layout every hands and match entry point is compiled for.
+
+    Numba types a buffer of fewer than two rows as C-contiguous (it is both), which would compile a
+    second copy of every hands driver: callers play such counts in a two-row buffer (see
+    :func:`kout_sim.sim.batch.play_hands`)."""
+    return np.zeros((R_SIZE, n), dtype=np.int64).T
 
 
 def scratch(P: np.ndarray, kinds: np.ndarray, params: np.ndarray) -> tuple[np.ndarray, ...]:

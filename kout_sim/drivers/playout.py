@@ -26,14 +26,23 @@ import numpy as np
 
 from ..engine._jit import jit_alloc
 from ..engine.game import apply_action
-from ..engine.layout import FAMILY_BALOOT, FAMILY_KOUT, MAX_ACTIONS, P_FAMILY, R_SIZE, X_SIZE
+from ..engine.layout import FAMILY_BALOOT, FAMILY_KOUT, P_FAMILY
 from ..players.kinds import NO_SEARCH, search_class
-from .play import KERNELS, MODE_PLAY_OUT, context, play_hand, scratch, scratch_row
+from .play import (
+    KERNELS,
+    MODE_PLAY_OUT,
+    NO_ACTIONS,
+    NO_MATCHES,
+    NO_TRACE,
+    context,
+    new_rows,
+    play_hand,
+    scratch,
+    scratch_row,
+)
 
 ALL = -1
 """``allowed`` of :func:`play_out` that restricts nothing (every bit set)."""
-
-NO_ACTIONS = np.zeros(0, dtype=np.int64)
 
 
 def _make_entry(family: int) -> Callable[..., int]:
@@ -98,14 +107,11 @@ def play_out(
         return int(entry(S, P, STR, MS, rng, kinds, params, first, limit, allowed, actions))
     own = scratch(P, kinds, params)
     nodes, value, _, _, deal, _, hands, deck, cards, no_trace, no_packed = own
-    rows = np.zeros((R_SIZE, 2), dtype=np.int64).T  # laid out as the batch rows (play.new_rows)
-    no_matches = np.zeros((0, X_SIZE), dtype=np.int64)
-    no_hands_trace = np.zeros((0, MAX_ACTIONS), dtype=np.int32)
     entry = KERNELS[family, searching].search
     assert entry is not None
     return int(
         entry(
-            MODE_PLAY_OUT, P, STR, kinds, params, 0, 0, rows, no_matches, no_hands_trace, 0, 0,
+            MODE_PLAY_OUT, P, STR, kinds, params, 0, 0, new_rows(2), NO_MATCHES, NO_TRACE, 0, 0,
             nodes, value, S, MS, deal, rng, hands, deck, cards, no_trace, no_packed,
             first, limit, allowed, actions,
         )

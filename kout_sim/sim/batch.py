@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..drivers.play import NO_TRACE
+from ..drivers.play import NO_TRACE, new_rows
 from ..drivers.play import play_hands as _play_hands
 from ..drivers.play import play_matches as _play_matches
 from ..engine import layout as L
@@ -78,15 +78,6 @@ def check_seed(seed: object, name: str = "seed") -> int:
     if seed > MAX_SEED:
         raise ValueError(f"{name} must be at most 2^63 - 1 = {MAX_SEED:,}, got {seed:,}")
     return int(seed)
-
-
-def new_rows(n: int) -> np.ndarray:
-    """A zeroed int64[n, R_SIZE] row buffer stored column by column (each field contiguous).
-
-    Numba types a buffer of fewer than two rows as C-contiguous (it is both), which would compile a
-    second copy of every hands driver: callers play such counts in a two-row buffer (see
-    :func:`play_hands`)."""
-    return np.zeros((L.R_SIZE, n), dtype=np.int64).T
 
 
 COMPILE_SECONDS = {

@@ -18,12 +18,13 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from ..drivers.play import new_rows
 from ..engine import layout as L
 from ..io.schema import actions_table, hands_table, matches_table
 from ..io.store import Entry, Store
 from ..players.registry import PLAYERS
 from ..rules import Rules, get_rules
-from .batch import new_rows, play_hands, play_matches
+from .batch import play_hands, play_matches
 
 
 @dataclass(frozen=True)
