@@ -69,6 +69,9 @@ def _child(cmd: list[str], env: dict[str, str]) -> dict[str, Any]:
 def _env(cache: str) -> dict[str, str]:
     env = dict(os.environ, NUMBA_CACHE_DIR=cache, NUMBA_NUM_THREADS="1")
     env.pop("NUMBA_DISABLE_JIT", None)
+    # an installed package has its bytecode written: without it every start compiles the
+    # project's sources again (about 0.13 s of the cached start)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 

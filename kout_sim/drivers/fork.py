@@ -46,6 +46,7 @@ from ..engine._jit import (
 )
 from ..engine.game import apply_action, legal_mask
 from ..engine.layout import (
+    CALL,
     FAMILY_BALOOT,
     FAMILY_KOUT,
     M_SCORE,
@@ -77,7 +78,6 @@ from ..engine.layout import (
 )
 from ..engine.rng import seed_stream
 from ..players.kinds import NO_SEARCH
-from ..players.policy import choose
 from .play import ALL, Context, context, deal_alone, new_lanes, play_hand, scratch_row
 
 LANE_FORK = 2
@@ -172,28 +172,6 @@ def play_on(
 
 
 @jit_leaf
-def _choose(
-    S: np.ndarray, MS: np.ndarray, rng: np.ndarray, ctx: Context, mask: int, family: int
-) -> int:
-    """The acting seat's policy's choice among ``mask`` (no search: forks never search)."""
-    seat = S[S_TO_ACT]
-    return choose(
-        S,
-        ctx.P,
-        ctx.STR,
-        MS,
-        rng,
-        ctx.kinds[seat],
-        ctx.params[seat],
-        mask,
-        ctx.nodes,
-        ctx.value,
-        NO_SEARCH,
-        family,
-    )
-
-
-@jit_leaf
 def _describe(S: np.ndarray, P: np.ndarray, rec: np.ndarray) -> None:
     """Describe the joker fork position ``S`` in ``rec``."""
     seat = S[S_TO_ACT]
@@ -262,12 +240,17 @@ def _fork_block(
     bids = mode >= MODE_BID_FIRST
     w = new_lanes(P)
     S, MS = w.S, w.MS
-    B = np.empty(S_SIZE, dtype=np.int64)
+    B = np.empty(
+        S_SIZE, dtype=np.int64
+    )  # a branch, or the copy the policy's other card is drawn on
+    B0 = np.empty(S_SIZE, dtype=np.int64)  # the position of the decision, before its action
     fork_rng = np.empty(4, dtype=np.uint64)
     branch_rng = np.empty(4, dtype=np.uint64)
     row = scratch_row()
     firsts = np.empty(64, dtype=np.int64)  # the first action of each branch
+    step = np.empty(1, dtype=np.int64)  # the action of a one-decision play
     no_trace = np.empty(0, dtype=np.int64)
+    no_packed = np.empty(0, dtype=np.int32)
     for i in range(lo, hi):
         # the deal and the hand's own play are exactly those of play_hands (same keyed lanes)
         deal_alone(w, P, seed, first + i, family)
@@ -276,6 +259,8 @@ def _fork_block(
         while S[S_PHASE] != PH_OVER:
             mask = legal_mask(S, P, ctx.STR, family)
             n = 0
+            other_job = 0  # 1: first draw the policy's card among the non-jokers (a joker fork)
+            others = np.int64(0)
             if bids:
                 if (
                     S[S_PHASE] == PH_AUCTION
@@ -303,44 +288,90 @@ def _fork_block(
                 rec[F_ILLEGAL] = 0
                 seed_stream(fork_rng, seed, first + i, LANE_FORK + k)
                 others = mask & ~jokers
-                copy_into(branch_rng, fork_rng)
-                other = _choose(S, MS, branch_rng, ctx, others, family)
-                if other < 0 or (others >> other) & 1 == 0:
-                    rec[F_ILLEGAL] = 1
-                    k += 1
+                other_job = 1
+            # One call site of the play loop for every play of a decision (compile time: each
+            # call site emits the whole engine and the policies again, docs/compile.md): job 0 of
+            # a joker fork draws the policy's card among the non-jokers on a copy (the fork's own
+            # stream), the next job is the hand's own decision (its play lane), then the branches,
+            # each from the position before that decision with its forced first action.
+            action = np.int64(-1)
+            seat = S[S_TO_ACT]
+            is_call = S[S_PHASE] != PH_PLAY
+            skip = False  # the policy's other card was illegal: no branches
+            for j in range(other_job + 1 + (2 if other_job else n)):
+                b = j - other_job - 1  # the branch of this job (< 0: not a branch)
+                if skip and b >= 0:
+                    break
+                X = B
+                lane = branch_rng
+                allowed = ALL
+                limit = np.int64(-1)
+                if j < other_job:
+                    copy_into(B, S)
+                    copy_into(branch_rng, fork_rng)
+                    allowed = others
+                    limit = np.int64(1)
+                elif b < 0:
+                    copy_into(B0, S)
+                    X = S
+                    lane = w.play
+                    limit = np.int64(1)
                 else:
+                    if bids and b == 0:
+                        # common random numbers: every branch draws the hand's own play lane as
+                        # it stands after the policy's choice, so the branch of that choice is
+                        # the hand itself
+                        copy_into(fork_rng, w.play)
+                    copy_into(B, B0)
+                    copy_into(branch_rng, fork_rng)  # every branch draws the same stream
+                    apply_action(B, P, ctx.STR, firsts[b], family)
+                t = play_hand(
+                    X,
+                    MS,
+                    lane,
+                    ctx,
+                    row,
+                    step,
+                    no_trace,
+                    no_packed,
+                    limit,
+                    allowed,
+                    NO_SEARCH,
+                    family,
+                )
+                if j < other_job:
+                    if t != 1:
+                        out[i, k, F_ILLEGAL] = 1
+                        k += 1
+                        skip = True  # the hand goes on without branches (n stays 0)
+                        continue
                     firsts[0] = highest_bit(mask & jokers)
-                    firsts[1] = other
-                    rec[F_JOKER] = firsts[0]
-                    rec[F_OTHER] = other
+                    firsts[1] = step[0]
+                    out[i, k, F_JOKER] = firsts[0]
+                    out[i, k, F_OTHER] = step[0]
                     n = 2
-            action = _choose(S, MS, w.play, ctx, mask, family)
-            if action < 0 or action > 63 or (mask >> action) & 1 == 0:
+                elif b < 0:
+                    if t != 1:
+                        break
+                    action = step[0] - CALL if is_call else step[0]
+                else:
+                    rec = out[i, k + b] if bids else out[i, k]
+                    if bids:
+                        rec[F_HAND] = first + i
+                        _describe_bid(B0, MS, rec, n_bid, action, n)
+                        rec[G_CALL] = firsts[b]
+                        rec[G_BIDDER] = B[S_BIDDER]
+                        rec[G_CONTRACT] = B[S_HIGH_BID]
+                        rec[G_TRUMP] = B[S_TRUMP]
+                        for r in range(4):
+                            rec[G_RNG[r]] = np.int64(fork_rng[r])
+                        rec[F_ILLEGAL] = 0
+                    if t < 0:
+                        rec[F_ILLEGAL] = 1
+                    _outcome(B, rec, 0 if bids else b, seat % 2)
+            if action < 0:
                 k = -1
                 break
-            if bids and n > 0:
-                # common random numbers: every branch draws the hand's own play lane as it stands
-                # after the policy's choice, so the branch of that choice is the hand itself
-                copy_into(fork_rng, w.play)
-            seat = S[S_TO_ACT]
-            for b in range(n):
-                copy_into(B, S)
-                copy_into(branch_rng, fork_rng)  # every branch draws the same stream
-                t = play_on(B, MS, branch_rng, ctx, row, firsts[b], no_trace, no_trace, family)
-                rec = out[i, k + b] if bids else out[i, k]
-                if bids:
-                    rec[F_HAND] = first + i
-                    _describe_bid(S, MS, rec, n_bid, action, n)
-                    rec[G_CALL] = firsts[b]
-                    rec[G_BIDDER] = B[S_BIDDER]
-                    rec[G_CONTRACT] = B[S_HIGH_BID]
-                    rec[G_TRUMP] = B[S_TRUMP]
-                    for j in range(4):
-                        rec[G_RNG[j]] = np.int64(fork_rng[j])
-                    rec[F_ILLEGAL] = 0
-                if t < 0:
-                    rec[F_ILLEGAL] = 1
-                _outcome(B, rec, 0 if bids else b, seat % 2)
             if n > 0:
                 if bids:
                     k += n
@@ -348,7 +379,6 @@ def _fork_block(
                 else:
                     out[i, k, F_CHOSEN] = action
                     k += 1
-            apply_action(S, P, ctx.STR, action, family)
         for r in range(max(k, 0)):
             team = out[i, r, F_SEAT] % 2
             out[i, r, F_ACTUAL_MADE] = S[S_MADE]

@@ -22,6 +22,7 @@ from numba import types
 from numba.core.caching import CacheImpl as _CacheImpl
 from numba.core.caching import _CacheLocator, _SourceFileBackedLocatorMixin
 from numba.core.cpu import CPUTargetOptions
+from numba.core.imputils import impl_ret_borrowed
 from numba.core.options import TargetOptions
 from numba.extending import intrinsic, overload
 
@@ -337,6 +338,38 @@ for _python, _llvm in (
     (highest_bit, _highest_bit),
 ):
     _intrinsic_in_kernels(_python, _llvm)
+
+
+_borrowed: Callable[..., Any] = impl_ret_borrowed  # numba's own, untyped
+
+
+@intrinsic
+def _readonly(typingctx: Any, a: Any) -> Any:
+    """The array ``a`` typed read-only: the same data and descriptor, no copy."""
+    if not isinstance(a, types.Array):
+        return None
+    ro = a.copy(readonly=True)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return _borrowed(context, builder, ro, args[0])
+
+    return ro(a), codegen
+
+
+def _readonly_python(a: np.ndarray) -> np.ndarray:
+    view = a.view()
+    view.flags.writeable = False
+    return view
+
+
+readonly: Callable[[np.ndarray], np.ndarray] = (
+    _readonly_python if getattr(numba.config, "DISABLE_JIT", 0) else _readonly
+)
+"""``readonly(a)``: ``a`` typed read-only (in kernels only the type changes: no copy, no check; from
+Python and under NUMBA_DISABLE_JIT=1 a read-only view). A kernel that reads rule tables out of a
+writable workspace passes them on as the drivers pass ``tables_of``'s read-only arrays, so the
+kernels below it compile one signature, not two. Called in kernels that return no array (numba
+without reference counting accepts no array return it cannot trace to an argument)."""
 
 
 @jit

@@ -30,7 +30,7 @@ import numpy as np
 
 from . import baloot as B
 from . import kout as K
-from ._jit import _NO_NRT, highest_bit, jit, lowest_bit, popcount
+from ._jit import _NO_NRT, highest_bit, jit, lowest_bit, popcount, readonly
 from .layout import (
     B_CARD_PTS,
     B_CLOSED,
@@ -489,7 +489,7 @@ def moves(
                 in_run = True
                 run_pts = pts
                 cs = B.strength(STR, trow, led if k > 0 else suit, card)
-                score = _move_score(k, top, partner, cs, win_s, pts)
+                score = _move_score(k, np.bool_(top), partner, cs, win_s, pts)
                 if card == first:
                     score = 1000
                 elif card == W[d, W_KILLER] - 1:
@@ -561,7 +561,7 @@ def _kout_moves(
             prev = card
             top = (theirs >> (card + 1)) == 0
             cs = B.strength(STR, trow, led if k > 0 else suit, card)
-            score = _move_score(k, top, partner, cs, win_s, 0)
+            score = _move_score(k, top, partner, cs, win_s, np.int64(0))
             if card == first:
                 score = 1000
             elif card == W[d, W_KILLER] - 1:
@@ -1070,8 +1070,8 @@ def _search(W: np.ndarray, tt: np.ndarray, alpha: int, beta: int) -> int:
     S = W[R_S]
     C = W[R_C]
     Q = W[R_Q : R_Q + 4]
-    P = W[R_P]
-    STR = W[R_STR : R_STR + T_ROWS]
+    P = readonly(W[R_P])  # typed as the drivers' tables: one signature for the kernels below
+    STR = readonly(W[R_STR : R_STR + T_ROWS])
     C[C_NODES] += 1
     C[C_REL_OUT] = 0
     k = S[S_N_IN_TRICK]

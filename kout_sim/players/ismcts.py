@@ -32,7 +32,6 @@ from ..engine.layout import (
     P_SIGNED_SCORE,
     P_TARGET,
     PH_OVER,
-    PH_PLAY,
     S_BIDDER,
     S_MADE,
     S_MATCH_WINNER,
@@ -93,6 +92,7 @@ AUCTION_PARAMS: tuple[Param, ...] = (
 ISMCTS_KOUT_PARAMS = (*ISMCTS_PARAMS, *AUCTION_PARAMS)
 """Kout: the auction-aware sampler is an option (Baloot's buying auction is not replayed)."""
 ROLLOUT = 16  # first slot of the rollout heuristic's parameter row
+CALLS = 4  # slot of ``calls``: 0, the policy dispatch makes the calls with the rollout heuristic
 
 # node pool: int rows
 N_PARENT = 0
@@ -192,10 +192,10 @@ def _make_search(family: int) -> Callable[..., int]:
         """The action (a bit of ``mask``) SO-ISMCTS chooses for the seat to act in ``S``.
 
         ``nodes`` (int64[N_INT_ROWS, cap]) and ``value`` (float64[cap]) are the node pool; the search
-        stops early when the pool is full.
+        stops early when the pool is full. It searches whatever decision it is given: with
+        ``calls=0`` the policy dispatch (:func:`kout_sim.players.policy.choose`) makes the seat's
+        calls with the rollout heuristic and calls this for the card play only.
         """
-        if prm[4] == 0 and S[S_PHASE] != PH_PLAY:
-            return choose_heuristic(S, P, STR, MS, rng, prm[ROLLOUT:], mask, family)
         seat = S[S_TO_ACT]
         iterations = int(prm[0])
         c = prm[1]

@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine._jit import jit_leaf, lowest_bit, nth_bit, popcount
-from ..engine.layout import FAMILY_BALOOT, PH_AUCTION, S_PHASE
+from ..engine.layout import FAMILY_BALOOT, PH_AUCTION, PH_PLAY, S_PHASE
 from ..engine.rng import below
 from .heuristic import choose_heuristic
-from .ismcts import N_INT_ROWS, search_baloot, search_kout
+from .ismcts import CALLS, N_INT_ROWS, ROLLOUT, search_baloot, search_kout
 from .kinds import KIND_HEURISTIC, KIND_ISMCTS, KIND_PIMC, KIND_RANDOM, NO_SEARCH, SEARCH_PIMC
 from .pimc import pimc_baloot, pimc_kout
 
@@ -55,8 +55,13 @@ def choose(
         return choose_random(S, rng, prm, mask)
     if mask & (mask - 1) == 0:
         return lowest_bit(mask)  # one legal action: nothing to decide
-    if kind == KIND_HEURISTIC:
-        return choose_heuristic(S, P, STR, MS, rng, prm, mask, family)
+    if kind == KIND_HEURISTIC or (
+        searching != NO_SEARCH and kind == KIND_ISMCTS and prm[CALLS] == 0 and S[S_PHASE] != PH_PLAY
+    ):
+        # an ISMCTS seat with calls=0 makes its calls with its rollout heuristic. One call site
+        # of the heuristic for both (compile time: each call site emits the heuristic again)
+        row = prm if kind == KIND_HEURISTIC else prm[ROLLOUT:]
+        return choose_heuristic(S, P, STR, MS, rng, row, mask, family)
     if searching != NO_SEARCH and kind == KIND_ISMCTS:  # the class test comes first: pruned
         if family == FAMILY_BALOOT:
             return search_baloot(S, P, STR, MS, rng, prm, mask, nodes, value)
