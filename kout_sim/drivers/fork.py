@@ -21,7 +21,7 @@ forked (a Kout Bo joker lead, RULES.md 1.6); with :data:`MODE_JOKER_ANY` every j
 the Bahraini joker before RULES.md 2.8 forces it).
 
 Bid forks (``mode`` :data:`MODE_BID_FIRST` or :data:`MODE_BID_EVERY`) use the same loop and the
-same play-on call: at the first auction decision of a hand where the seat to act has more than one
+same call of the play loop (one call site for every play of a decision, docs/compile.md rule 9): at the first auction decision of a hand where the seat to act has more than one
 legal call (or at each such decision), the position is played on once per legal call (every bid
 level and the pass; the rest of the auction, the trump choice and the play by the line-up). Every
 branch starts from the state of the hand's own play lane *after* the policy drew its choice at that
@@ -240,9 +240,8 @@ def _fork_block(
     bids = mode >= MODE_BID_FIRST
     w = new_lanes(P)
     S, MS = w.S, w.MS
-    B = np.empty(
-        S_SIZE, dtype=np.int64
-    )  # a branch, or the copy the policy's other card is drawn on
+    # a branch, or the copy on which the policy's other card of a joker fork is drawn
+    B = np.empty(S_SIZE, dtype=np.int64)
     B0 = np.empty(S_SIZE, dtype=np.int64)  # the position of the decision, before its action
     fork_rng = np.empty(4, dtype=np.uint64)
     branch_rng = np.empty(4, dtype=np.uint64)
