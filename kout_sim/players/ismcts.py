@@ -92,7 +92,8 @@ AUCTION_PARAMS: tuple[Param, ...] = (
 ISMCTS_KOUT_PARAMS = (*ISMCTS_PARAMS, *AUCTION_PARAMS)
 """Kout: the auction-aware sampler is an option (Baloot's buying auction is not replayed)."""
 ROLLOUT = 16  # first slot of the rollout heuristic's parameter row
-CALLS = 4  # slot of ``calls``: 0, the policy dispatch makes the calls with the rollout heuristic
+CALLS = next(p.index for p in ISMCTS_PARAMS if p.name == "calls")
+"""Slot of ``calls``: 0, the policy dispatch makes the seat's calls with the rollout heuristic."""
 
 # node pool: int rows
 N_PARENT = 0
