@@ -19,6 +19,8 @@ from kout_sim.sim import bid_fork as BF
 from kout_sim.sim import fork as F
 from kout_sim.sim import play_hands
 
+from ._trace import kout_record, trace
+
 SEED = 7
 N_HANDS = 200
 
@@ -35,22 +37,6 @@ def every_forks() -> np.ndarray:
     return BF.bid_fork_records(rules, N_HANDS, SEED, "heuristic", every=True, workers=1)
 
 
-def _trace(
-    preset: str, hand: int, limit: int = -1
-) -> tuple[np.ndarray, list[int], list[int], np.ndarray]:
-    """(S, actions, legal masks, dealt hands) of heuristic hand ``hand`` of play_hands."""
-    rules = get_rules(preset)
-    P, STR = tables_of(rules)
-    lineup = parse_lineup("heuristic", rules.n_players, rules.family)
-    hands = np.zeros(6, dtype=np.int64)
-    actions = np.zeros(256, dtype=np.int64)
-    legal = np.zeros(256, dtype=np.int64)
-    S = np.zeros(L.S_SIZE, dtype=np.int64)
-    kinds, params = lineup.kinds, lineup.params(rules.family)
-    t = hand_traced(P, STR, kinds, params, SEED, hand, hands, actions, legal, S, limit=limit)
-    return S, [int(a) for a in actions[:t]], [int(m) for m in legal[:t]], hands
-
-
 def _bits(mask: int) -> list[int]:
     return [b for b in range(64) if (mask >> b) & 1]
 
@@ -58,7 +44,7 @@ def _bits(mask: int) -> list[int]:
 def _free_calls(preset: str, hand: int) -> list[tuple[int, int, int]]:
     """(ply, legal mask, call made) of every auction decision of the hand with two or more legal
     calls, as the hand was played."""
-    _, actions, legal, _ = _trace(preset, hand)
+    _, actions, legal, _ = trace(preset, SEED, hand)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
     rules = get_rules(preset)
     P, STR = tables_of(rules)
@@ -136,20 +122,6 @@ def test_the_branch_of_the_call_made_is_the_hand_as_played(
     assert spread.select((pl.col("k") > 1).mean()).item() > 0.5
 
 
-def _record(preset: str, hands: np.ndarray, S: np.ndarray, actions: list[int]) -> dict[str, object]:
-    rules = get_rules(preset)
-    calls = [a - L.CALL for a in actions if a >= L.CALL]
-    bids: list[object] = ["pass" if c == L.PASS else c for c in calls if c < L.TRUMP]
-    return {
-        "rules": preset,
-        "dealer": int(S[L.S_DEALER]),
-        "hands": [C.format_mask(int(hands[s])) for s in range(rules.n_players)],
-        "calls": bids,
-        "trump": C.SUITS[int(S[L.S_TRUMP])],
-        "plays": [C.format_card(a) for a in actions if a < L.CALL],
-    }
-
-
 @pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4"])
 def test_every_branch_is_play_on_and_replays_in_the_reference_engine(
     preset: str, every_forks: np.ndarray
@@ -167,7 +139,7 @@ def test_every_branch_is_play_on_and_replays_in_the_reference_engine(
     for hand in np.unique(records[:, FK.F_HAND])[:8]:
         for rec in records[records[:, FK.F_HAND] == hand]:
             ply = int(rec[FK.F_PLY])
-            S, before, _, hands = _trace(preset, int(hand), limit=ply)
+            S, before, _, hands = trace(preset, SEED, int(hand), limit=ply)
             assert S[L.S_PHASE] == L.PH_AUCTION and S[L.S_TO_ACT] == rec[FK.F_SEAT]
             rng = np.array(rec[list(FK.G_RNG)], dtype=np.int64).view(np.uint64)
             call = int(rec[FK.G_CALL])
@@ -177,7 +149,9 @@ def test_every_branch_is_play_on_and_replays_in_the_reference_engine(
             assert final[L.S_HIGH_BID] == rec[FK.G_CONTRACT]
             assert final[L.S_BIDDER] == rec[FK.G_BIDDER]
             actions = [*before, L.CALL + call, *after]
-            result = replay_hand(_record(preset, hands, final, actions), engine="reference")
+            result = replay_hand(
+                kout_record(get_rules(preset), hands, final, actions), engine="reference"
+            )
             assert result["tricks"] == [int(final[L.S_TRICKS]), int(final[L.S_TRICKS + 1])]
             assert result["points"] == [int(final[L.S_POINTS]), int(final[L.S_POINTS + 1])]
             checked += 1

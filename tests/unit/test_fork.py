@@ -8,14 +8,14 @@ import pytest
 
 from kout_sim import cards as C
 from kout_sim.drivers import fork as FK
-from kout_sim.drivers.play import hand_traced
 from kout_sim.engine import layout as L
 from kout_sim.engine.rng import seed_stream
 from kout_sim.engine.tables import tables_of
-from kout_sim.players import parse_lineup
 from kout_sim.replay import replay_hand
 from kout_sim.rules import get_rules
 from kout_sim.sim import fork as F
+
+from ._trace import kout_record, trace
 
 SEED = 5
 N_HANDS = 300
@@ -25,22 +25,6 @@ N_HANDS = 300
 def forked(request: pytest.FixtureRequest) -> tuple[str, np.ndarray]:
     rules = get_rules(request.param)
     return request.param, F.fork_records(rules, N_HANDS, SEED, "heuristic", workers=1)
-
-
-def _trace(
-    preset: str, hand: int, limit: int = -1
-) -> tuple[np.ndarray, list[int], list[int], np.ndarray]:
-    """(S, actions, legal masks, dealt hands...) of heuristic hand ``hand`` of play_hands."""
-    rules = get_rules(preset)
-    P, STR = tables_of(rules)
-    lineup = parse_lineup("heuristic", rules.n_players, rules.family)
-    hands = np.zeros(6, dtype=np.int64)
-    actions = np.zeros(256, dtype=np.int64)
-    legal = np.zeros(256, dtype=np.int64)
-    S = np.zeros(L.S_SIZE, dtype=np.int64)
-    kinds, params = lineup.kinds, lineup.params(rules.family)
-    t = hand_traced(P, STR, kinds, params, SEED, hand, hands, actions, legal, S, limit=limit)
-    return S, [int(a) for a in actions[:t]], [int(m) for m in legal[:t]], hands
 
 
 def test_fork_records_do_not_depend_on_the_split(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -62,7 +46,7 @@ def test_every_joker_decision_is_forked_and_only_those_rules_1_6_and_2_8(
     jokers = int(tables_of(rules)[0][L.P_JOKER_MASK])
     lead_only = preset.startswith("kout_bo")
     for hand in range(60):
-        _, actions, legal, _ = _trace(preset, hand)
+        _, actions, legal, _ = trace(preset, SEED, hand)
         expected, plays = [], 0
         for t, (action, mask) in enumerate(zip(actions, legal)):
             if action >= L.CALL:
@@ -82,20 +66,6 @@ def test_every_joker_decision_is_forked_and_only_those_rules_1_6_and_2_8(
                 assert rec[FK.F_LEADING] == 0
 
 
-def _record(preset: str, hands: np.ndarray, S: np.ndarray, actions: list[int]) -> dict[str, object]:
-    rules = get_rules(preset)
-    calls = [a - L.CALL for a in actions if a >= L.CALL]
-    bids: list[object] = ["pass" if c == L.PASS else c for c in calls if c < L.TRUMP]
-    return {
-        "rules": preset,
-        "dealer": int(S[L.S_DEALER]),
-        "hands": [C.format_mask(int(hands[s])) for s in range(rules.n_players)],
-        "calls": bids,
-        "trump": C.SUITS[int(S[L.S_TRUMP])],
-        "plays": [C.format_card(a) for a in actions if a < L.CALL],
-    }
-
-
 def test_both_branches_are_play_on_from_the_position_and_replay_in_the_reference_engine(
     forked: tuple[str, np.ndarray],
 ) -> None:
@@ -109,7 +79,7 @@ def test_both_branches_are_play_on_from_the_position_and_replay_in_the_reference
         mine = records[records[:, FK.F_HAND] == hand]
         for k, rec in enumerate(mine):
             ply = int(rec[FK.F_PLY])
-            S, before, _, hands = _trace(preset, int(hand), limit=ply)
+            S, before, _, hands = trace(preset, SEED, int(hand), limit=ply)
             team = int(rec[FK.F_SEAT]) % 2
             rng = np.empty(4, dtype=np.uint64)
             seed_stream(rng, SEED, int(hand), FK.LANE_FORK + k)
@@ -120,7 +90,8 @@ def test_both_branches_are_play_on_from_the_position_and_replay_in_the_reference
                 assert final[L.S_TRICKS + team] == rec[FK.F_TRICKS + b]
                 assert final[L.S_MADE] == rec[FK.F_MADE + b]
                 result = replay_hand(
-                    _record(preset, hands, S, [*before, card, *after]), engine="reference"
+                    kout_record(get_rules(preset), hands, S, [*before, card, *after]),
+                    engine="reference",
                 )
                 assert result["tricks"] == [int(final[L.S_TRICKS]), int(final[L.S_TRICKS + 1])]
                 assert result["points"] == [int(final[L.S_POINTS]), int(final[L.S_POINTS + 1])]
@@ -130,7 +101,7 @@ def test_both_branches_are_play_on_from_the_position_and_replay_in_the_reference
 
 def test_play_on_is_reproducible_and_starts_with_the_forced_action() -> None:
     rules = get_rules("kout_bo_4")
-    S, _, _, _ = _trace("kout_bo_4", 3, limit=12)
+    S, _, _, _ = trace("kout_bo_4", SEED, 3, limit=12)
     assert S[L.S_PHASE] == L.PH_PLAY
     options = C.cards_of(_legal_now(rules, S))
     for card in options[:3]:
@@ -149,7 +120,7 @@ def _legal_now(rules: object, S: np.ndarray) -> int:
 
 def test_bad_forks_are_refused_with_one_line_errors() -> None:
     rules = get_rules("kout_bo_4")
-    S, _, _, _ = _trace("kout_bo_4", 3, limit=12)
+    S, _, _, _ = trace("kout_bo_4", SEED, 3, limit=12)
     illegal = next(c for c in range(54) if not (_legal_now(rules, S) >> c) & 1)
     with pytest.raises(ValueError, match="not legal"):
         F.play_on(rules, S, illegal)

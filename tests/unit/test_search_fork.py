@@ -28,6 +28,8 @@ from kout_sim.sim import fork as F
 from kout_sim.sim import play_hands
 from kout_sim.sim import search_fork as SF
 
+from ._trace import kout_record
+
 SEED = 11
 ISMCTS = "ismcts:iterations=20"
 PIMC_LINEUP = ["pimc:samples=2", "heuristic"]
@@ -87,21 +89,6 @@ def _hands(rules: Rules, players: object, n: int) -> list[Hand]:
     return [Hand(rules, players, i, rows[i], trace[i]) for i in range(n)]
 
 
-def _kout_record(
-    rules: Rules, dealt: np.ndarray, S: np.ndarray, actions: list[int]
-) -> dict[str, object]:
-    calls = [a - L.CALL for a in actions if a >= L.CALL]
-    bids: list[object] = ["pass" if c == L.PASS else c for c in calls if c < L.TRUMP]
-    return {
-        "rules": rules.name,
-        "dealer": int(S[L.S_DEALER]),
-        "hands": [C.format_mask(int(dealt[s])) for s in range(rules.n_players)],
-        "calls": bids,
-        "trump": C.SUITS[int(S[L.S_TRUMP])],
-        "plays": [C.format_card(a) for a in actions if a < L.CALL],
-    }
-
-
 def _step_branch(
     hand: Hand, S: np.ndarray, first: int, rng: np.ndarray
 ) -> tuple[np.ndarray, list[int], list[int]]:
@@ -150,7 +137,7 @@ def _replays(hand: Hand, ply: int, first: int, rng: np.ndarray) -> np.ndarray:
             assert result["card_points"] == [int(final[L.B_CARD_PTS + t]) for t in range(2)]
     else:
         result = replay_hand(
-            _kout_record(hand.rules, hand.dealt, final, actions), engine="reference"
+            kout_record(hand.rules, hand.dealt, final, actions), engine="reference"
         )
         assert result["tricks"] == [int(final[L.S_TRICKS]), int(final[L.S_TRICKS + 1])]
     assert result["points"] == [int(final[L.S_POINTS]), int(final[L.S_POINTS + 1])]
