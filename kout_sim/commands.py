@@ -44,6 +44,11 @@ def command_line(subcommand: str, *arguments: str, **options: OptionValue) -> st
     return shlex.join(args)
 
 
+def option_args(options: Mapping[str, Any] | None) -> list[str]:
+    """The ``--option`` values of a command line: ``KEY=VALUE`` per option given, sorted by key."""
+    return [f"{key}={value}" for key, value in sorted(dict(options or {}).items())]
+
+
 # ---- the simulate command of a run (run.json's ``command``, the --resume hints, the reports) ----
 
 

@@ -23,18 +23,17 @@ import numpy as np
 import polars as pl
 
 from .. import cards as C
-from ..commands import command_line
+from ..commands import command_line, option_args
 from ..drivers import fork as FK
 from ..engine import layout as L
 from ..engine.tables import tables_of
 from ..io.features import call_names
-from ..io.manifest import provenance
 from ..io.records import BID_FORK_RECORD
 from ..io.schema import BID_FORK_COLUMNS, conform, record_columns
 from ..io.store import Store, opened
 from ..rules import Rules, get_rules
 from .batch import Players, check_count, check_seed, check_workers, lineup_of
-from .fork import fork_chunks, prepare_forks, write_table
+from .fork import fork_chunks, fork_settings, prepare_forks, write_table
 
 BID_CHUNK = 5_000  # hands per kernel call: at most 82 MB of records (MAX_BID_FORKS rows a hand)
 AT_CHOICES = ("first", "every")
@@ -224,26 +223,22 @@ def write_bid_forks(
             preset=rules.name,
             hands=hands,
             seed=seed,
-            option=[f"{key}={value}" for key, value in sorted(dict(options or {}).items())],
+            option=option_args(options),
             players=lineup.describe(),
             at=None if at == "first" else at,
             out=str(out),
         )
-        settings: dict[str, Any] = {
-            "kind": "bid_forks",
-            "command": command,
-            "preset": rules.name,
-            "options": dict(rules.options),
-            "family": rules.family.value,
-            "players": lineup.describe(),
-            "seed": seed,
-            "unit": "hands",
-            "count": hands,
-            "at": at,
-            "forks": int(table.select(pl.struct("hand", "ply").n_unique()).item()),
-            "branches": len(table),
-            "fork_seconds": round(time.perf_counter() - started, 3),
-            **provenance(),
-        }
+        settings = fork_settings(
+            "bid_forks",
+            command,
+            rules,
+            lineup,
+            seed,
+            hands,
+            at=at,
+            forks=int(table.select(pl.struct("hand", "ply").n_unique()).item()),
+            branches=len(table),
+            fork_seconds=round(time.perf_counter() - started, 3),
+        )
         write_table(store, settings, "bid_forks", table, started, compiled)
     return str(out) if "://" in str(out) else Path(out)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..commands import command_line
+from ..commands import command_line, option_args
 from ..io.store import RunFolderError, Store, check_replaceable
 from ..rules import get_rules
 from .batch import (
@@ -168,7 +168,7 @@ def play_duel(
         preset=rules.name,
         team_a=str(a),
         team_b=str(b),
-        option=[f"{key}={value}" for key, value in sorted(dict(options or {}).items())],
+        option=option_args(options),
         **{unit: count},
         seed=seed,
         out=base,

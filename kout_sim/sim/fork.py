@@ -23,7 +23,7 @@ import numpy as np
 import polars as pl
 
 from .. import cards as C
-from ..commands import command_line
+from ..commands import command_line, option_args
 from ..drivers import fork as FK
 from ..drivers.playout import play_out
 from ..engine import layout as L
@@ -287,13 +287,32 @@ def _write_forks(
         preset=rules.name,
         hands=hands,
         seed=seed,
-        option=[f"{key}={value}" for key, value in sorted(dict(options or {}).items())],
+        option=option_args(options),
         players=lineup.describe(),
         at=None if lead_only == default_lead_only(rules) else ("lead" if lead_only else "any"),
         out=str(out),
     )
-    settings: dict[str, Any] = {
-        "kind": "joker_forks",
+    settings = fork_settings(
+        "joker_forks",
+        command,
+        rules,
+        lineup,
+        seed,
+        hands,
+        lead_only=bool(lead_only),
+        forks=len(table),
+    )
+    write_table(store, settings, "forks", table, started, compiled)
+
+
+def fork_settings(
+    kind: str, command: str, rules: Rules, lineup: Any, seed: int, hands: int, **extra: Any
+) -> dict[str, Any]:
+    """The settings of a forks folder of ``kind`` (``joker_forks``, ``bid_forks``): its
+    ``run.json`` and parquet metadata, the run's settings first, then ``extra`` in the order
+    given, then the provenance."""
+    return {
+        "kind": kind,
         "command": command,
         "preset": rules.name,
         "options": dict(rules.options),
@@ -302,11 +321,9 @@ def _write_forks(
         "seed": seed,
         "unit": "hands",
         "count": hands,
-        "lead_only": bool(lead_only),
-        "forks": len(table),
+        **extra,
         **provenance(),
     }
-    write_table(store, settings, "forks", table, started, compiled)
 
 
 def prepare_forks(
