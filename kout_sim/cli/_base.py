@@ -1,5 +1,5 @@
 """What every ``kout-sim`` command shares: the command group, the one-line errors, ``--option``
-pairs and the count parameter type."""
+pairs, the count parameter type and the options several commands spell alike."""
 
 from __future__ import annotations
 
@@ -54,6 +54,18 @@ class Count(_IntParamType):
 
 
 COUNT = Count()
+
+
+PRESET = click.option("--preset", default="kout_bo_4", show_default=True, help="Rule preset.")
+"""``--preset``, the rule preset of a command that plays hands (kout_bo_4 unless given)."""
+
+OPTIONS = click.option(
+    "--option", "option", multiple=True, metavar="KEY=VALUE", help="Preset option."
+)
+"""``--option KEY=VALUE``, repeatable: the preset's options (:func:`_parse_options`)."""
+
+WORKERS = click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
+"""``--workers``, the parallel workers of a command (all cores unless given)."""
 
 
 class _Group(click.Group):

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ._base import COUNT, _fail, _parse_options, main
+from ._base import COUNT, OPTIONS, _fail, _parse_options, main
 
 
 @main.command()
@@ -20,7 +20,7 @@ from ._base import COUNT, _fail, _parse_options, main
     help="A partial hand record (JSON, docs/records.md): the advising seat's hand, the others null.",
 )
 @click.option("--preset", default=None, help="Short form: the rule preset (instead of --record).")
-@click.option("--option", "option", multiple=True, metavar="KEY=VALUE", help="Preset option.")
+@OPTIONS
 @click.option(
     "--hand", default=None, help='Short form: the seat\'s cards as dealt, "RJ AS KS ...".'
 )
@@ -182,9 +182,9 @@ def replay(
         if record_file is not None or run_dir is None or (match is None) == (hand is None):
             _fail("give either RECORD_FILE, or --run DIR with --match K or --hand K")
         if hand is not None:
-            _replay_run_hand(str(run_dir), int(hand))
+            _replay_run(str(run_dir), "hand", int(hand))
         else:
-            _replay_run(str(run_dir), int(match or 0))
+            _replay_run(str(run_dir), "match", int(match or 0))
         return
     if record_file is None:
         _fail("give a RECORD_FILE, or --run DIR --match K (--hand K)")
@@ -205,33 +205,22 @@ def replay(
     click.echo(json.dumps(result, indent=2))
 
 
-def _replay_run_hand(run_dir: str, hand: int) -> None:
-    from ..sim.records import hand_record, recheck_hand
+def _replay_run(run_dir: str, unit: str, index: int) -> None:
+    """``kout-sim replay --run DIR --match K`` (``unit`` ``match``) or ``--hand K`` (``hand``):
+    print the record, re-check it through the reference engine (exit 1 if they differ)."""
+    from ..sim.records import dumps, hand_record, match_record, recheck, recheck_hand
 
+    by_match = unit == "match"
     try:
-        record = hand_record(run_dir, hand)
+        record = match_record(run_dir, index) if by_match else hand_record(run_dir, index)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
         return
-    click.echo(json.dumps(record, indent=2))
-    problems = recheck_hand(run_dir, hand, record)
+    click.echo(dumps(record) if by_match else json.dumps(record, indent=2))
+    check = recheck if by_match else recheck_hand
+    problems = check(run_dir, index, record)
     if problems:
         click.echo("reference re-check FAILED: " + "; ".join(problems), err=True)
         sys.exit(1)
-    click.echo(f"reference re-check: hand {hand} agrees", err=True)
-
-
-def _replay_run(run_dir: str, match: int) -> None:
-    from ..sim.records import dumps, match_record, recheck
-
-    try:
-        record = match_record(run_dir, match)
-    except (ValueError, OSError) as exc:
-        _fail(str(exc))
-        return
-    click.echo(dumps(record))
-    problems = recheck(run_dir, match, record)
-    if problems:
-        click.echo("reference re-check FAILED: " + "; ".join(problems), err=True)
-        sys.exit(1)
-    click.echo(f"reference re-check: match {match} agrees ({len(record['hands'])} hands)", err=True)
+    hands = f" ({len(record['hands'])} hands)" if by_match else ""
+    click.echo(f"reference re-check: {unit} {index} agrees{hands}", err=True)

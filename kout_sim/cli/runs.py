@@ -8,12 +8,12 @@ import sys
 import click
 
 from ..commands import command_line
-from ._base import COUNT, _fail, _parse_options, main
+from ._base import COUNT, OPTIONS, PRESET, WORKERS, _fail, _parse_options, main
 
 
 @main.command()
-@click.option("--preset", default="kout_bo_4", show_default=True, help="Rule preset.")
-@click.option("--option", "option", multiple=True, metavar="KEY=VALUE", help="Preset option.")
+@PRESET
+@OPTIONS
 @click.option(
     "--players",
     multiple=True,
@@ -36,7 +36,7 @@ from ._base import COUNT, _fail, _parse_options, main
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed, 0 .. 2^63-1.")
 @click.option("--out", type=click.Path(), default=None, help="Run folder [data/runs/...].")
-@click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
+@WORKERS
 @click.option("--actions", is_flag=True, help="Also write one row per decision (actions table).")
 @click.option(
     "--solve",
@@ -125,7 +125,7 @@ def simulate(
 
 
 @main.command()
-@click.option("--preset", default="kout_bo_4", show_default=True, help="Rule preset.")
+@PRESET
 @click.option(
     "--players", default="random", show_default=True, metavar="SPEC", help="Player of every seat."
 )
@@ -186,8 +186,8 @@ def bench(
 
 
 @main.command()
-@click.option("--preset", default="kout_bo_4", show_default=True, help="Rule preset.")
-@click.option("--option", "option", multiple=True, metavar="KEY=VALUE", help="Preset option.")
+@PRESET
+@OPTIONS
 @click.option("--team-a", required=True, metavar="SPEC", help="Player of team A's seats.")
 @click.option("--team-b", required=True, metavar="SPEC", help="Player of team B's seats.")
 @click.option("--matches", type=COUNT, default=None, help="Deal sequences [1,000].")
@@ -199,7 +199,7 @@ def bench(
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
 @click.option("--out", type=click.Path(), default=None, help="Duel folder [data/duels/...].")
-@click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
+@WORKERS
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
     "--overwrite", is_flag=True, help="Replace an existing duel folder (only one kout-sim wrote)."

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
-from ._base import COUNT, _fail, _parse_options, main
+from ._base import COUNT, OPTIONS, PRESET, WORKERS, _fail, _parse_options, main
 
 
 @main.command()
@@ -18,8 +20,8 @@ from ._base import COUNT, _fail, _parse_options, main
     show_default=True,
     help="What to fork: joker plays (Kout) or bid decisions (every preset).",
 )
-@click.option("--preset", default="kout_bo_4", show_default=True, help="Rule preset.")
-@click.option("--option", "option", multiple=True, metavar="KEY=VALUE", help="Preset option.")
+@PRESET
+@OPTIONS
 @click.option(
     "--players",
     multiple=True,
@@ -39,7 +41,7 @@ from ._base import COUNT, _fail, _parse_options, main
     "every play for Bahraini Kout (shedding the joker). Bid forks: the first free bid decision "
     "of each hand (first, the default) or every one (every).",
 )
-@click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
+@WORKERS
 @click.option(
     "--overwrite", is_flag=True, help="Replace an existing forks folder (only one kout-sim wrote)."
 )
@@ -60,36 +62,48 @@ def forks(
     the first free bid decision of each hand (or every one) on once per legal call and print the
     paired value of each call. Any line-up forks, search players included: hand i is hand i of
     simulate --hands with the same seed and players."""
-    if kind == "bid":
-        if at not in ("default", "first", "every"):
-            _fail(f"--at {at} is for joker forks; bid forks fork at first or every")
-            return
-        _bid_forks(preset, option, players, hands, seed, out, at, workers, overwrite)
+    if kind == "bid" and at not in ("default", "first", "every"):
+        _fail(f"--at {at} is for joker forks; bid forks fork at first or every")
         return
-    if at in ("first", "every"):
+    if kind == "joker" and at in ("first", "every"):
         _fail(f"--at {at} is for --kind bid; joker forks fork at default, lead or any")
         return
-    from analyses.joker_lead import changes, joker_value, pairing_gain
-
-    from ..io.read import load
+    from ..sim.bid_fork import write_bid_forks
     from ..sim.fork import write_forks
 
-    lead_only = {"default": None, "lead": True, "any": False}[at]
+    write: Callable[..., str | Path]
+    where: dict[str, Any]
+    if kind == "bid":
+        write, where = write_bid_forks, {"at": "first" if at == "default" else at}
+    else:
+        write, where = write_forks, {"lead_only": {"default": None, "lead": True, "any": False}[at]}
     try:
-        folder = write_forks(
+        folder = write(
             out,
             preset,
             hands,
             seed,
             list(players) or "heuristic",
             options=_parse_options(option),
-            lead_only=lead_only,
             workers=workers,
             overwrite=overwrite,
+            **where,
         )
     except (ValueError, OSError) as exc:
         _fail(str(exc))
         return
+    if kind == "bid":
+        _print_bid_forks(folder, hands)
+    else:
+        _print_joker_forks(folder, hands)
+
+
+def _print_joker_forks(folder: str | Path, hands: int) -> None:
+    """``kout-sim forks``: each role's paired joker value, the pairing's gain, what changed."""
+    from analyses.joker_lead import changes, joker_value, pairing_gain
+
+    from ..io.read import load
+
     forks_table = load(folder)["forks"].collect()
     table = joker_value(forks_table)
     gain = {r["role"]: r for r in pairing_gain(forks_table, "net").to_dicts()}
@@ -120,38 +134,12 @@ def forks(
         )
 
 
-def _bid_forks(
-    preset: str,
-    option: tuple[str, ...],
-    players: tuple[str, ...],
-    hands: int,
-    seed: int,
-    out: str,
-    at: str,
-    workers: int | None,
-    overwrite: bool,
-) -> None:
-    """``kout-sim forks --kind bid``: write the folder, print each call's paired value."""
+def _print_bid_forks(folder: str | Path, hands: int) -> None:
+    """``kout-sim forks --kind bid``: each call's paired value and the pairing's gain."""
     from analyses.bid_forks import call_values, pairing_gain
 
     from ..io.read import load, run_settings
-    from ..sim.bid_fork import write_bid_forks
 
-    try:
-        folder = write_bid_forks(
-            out,
-            preset,
-            hands,
-            seed,
-            list(players) or "heuristic",
-            options=_parse_options(option),
-            at="first" if at == "default" else at,
-            workers=workers,
-            overwrite=overwrite,
-        )
-    except (ValueError, OSError) as exc:
-        _fail(str(exc))
-        return
     table = load(folder)["bid_forks"].collect()
     meta = run_settings(folder)
     values = call_values(table)
@@ -195,7 +183,7 @@ def _bid_forks(
     "--out", default=None, type=click.Path(), help="Study folder [data/studies/NAME-PRESET]."
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="Study seed.")
-@click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
+@WORKERS
 @click.option(
     "--players",
     multiple=True,

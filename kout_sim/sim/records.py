@@ -17,7 +17,7 @@ from .. import cards as C
 from ..engine import layout as L
 from ..engine.step import decode_action
 from ..io.read import check_run, load
-from ..rules import get_rules
+from ..rules import Rules, get_rules
 from .batch import play_hands, play_matches
 
 
@@ -50,14 +50,24 @@ def _hand_record(row: np.ndarray, trace: np.ndarray, n: int, baloot: bool) -> di
     return hand
 
 
+def _replayed_run(
+    run: str | os.PathLike[str], unit: str, index: int
+) -> tuple[dict[str, Any], Rules]:
+    """The settings and rules of the run ``run``, checked to be a run of ``unit`` (``match``:
+    whole matches, ``hand``: independent hands) that has a ``unit`` ``index``."""
+    meta = check_run(run)
+    if unit == "match" and meta.get("unit") != "matches":
+        raise ValueError(f"{run} is a hands run; replay --match needs a run of whole matches")
+    if unit == "hand" and meta.get("unit") != "hands":
+        raise ValueError(f"{run} is a matches run; replay --hand needs a run of independent hands")
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < meta["count"]:
+        raise ValueError(f"{unit} must be an index 0..{meta['count'] - 1}, got {index!r}")
+    return meta, get_rules(meta["preset"], meta["options"])
+
+
 def match_record(run: str | os.PathLike[str], match: int) -> dict[str, Any]:
     """Match ``match`` of a match run, played again alone, as a match record."""
-    meta = check_run(run)
-    if meta.get("unit") != "matches":
-        raise ValueError(f"{run} is a hands run; replay --match needs a run of whole matches")
-    if isinstance(match, bool) or not isinstance(match, int) or not 0 <= match < meta["count"]:
-        raise ValueError(f"match must be an index 0..{meta['count'] - 1}, got {match!r}")
-    rules = get_rules(meta["preset"], meta["options"])
+    meta, rules = _replayed_run(run, "match", match)
     match_rows, hand_rows, trace = play_matches(
         rules, 1, meta["seed"], meta["players"], first=match, workers=1, traced=True
     )
@@ -78,12 +88,7 @@ def match_record(run: str | os.PathLike[str], match: int) -> dict[str, Any]:
 
 def hand_record(run: str | os.PathLike[str], hand: int) -> dict[str, Any]:
     """Hand ``hand`` of a hands run (``--hands``), played again alone, as a hand record."""
-    meta = check_run(run)
-    if meta.get("unit") != "hands":
-        raise ValueError(f"{run} is a matches run; replay --hand needs a run of independent hands")
-    if isinstance(hand, bool) or not isinstance(hand, int) or not 0 <= hand < meta["count"]:
-        raise ValueError(f"hand must be an index 0..{meta['count'] - 1}, got {hand!r}")
-    rules = get_rules(meta["preset"], meta["options"])
+    meta, rules = _replayed_run(run, "hand", hand)
     trace = np.zeros((1, L.MAX_ACTIONS), np.int32)
     rows = play_hands(rules, 1, meta["seed"], meta["players"], first=hand, workers=1, trace=trace)
     baloot = rules.is_baloot
