@@ -192,29 +192,51 @@ def _parse_cards(
     value: Any, rules: Rules, where: str, field: str, sizes: list[int], seen: dict[int, str]
 ) -> list[list[str]]:
     """A list of per-seat card lists with the given sizes; every card once across ``seen``."""
+    return [
+        [C.format_card(card) for card in _seat_cards(hand, rules, where, field, seat, sizes, seen)]
+        for seat, hand in enumerate(_seat_lists(value, rules, where, field))
+    ]
+
+
+def _seat_lists(value: Any, rules: Rules, where: str, field: str) -> list[Any]:
+    """``{where}.{field}``: a list of one entry per seat; else an ``InvalidRecord``."""
     n = rules.n_players
     if not isinstance(value, list) or len(value) != n:
         got = len(value) if isinstance(value, list) else type(value).__name__
         raise InvalidRecord(
             f"{where}.{field} must be a list of {n} hands for {rules.name}, got {got}"
         )
-    out: list[list[str]] = []
-    for seat, hand in enumerate(value):
-        if not isinstance(hand, list):
-            raise InvalidRecord(f"{where}.{field}[{seat}] must be a list of card texts")
-        if sizes[seat] >= 0 and len(hand) != sizes[seat]:
-            verb = "deals" if field == "hands" else "completes"
-            raise InvalidRecord(
-                f"{where}.{field}[{seat}] has {len(hand)} cards; {rules.name} {verb} "
-                f"{sizes[seat]} to each seat"
-            )
-        texts = []
-        for text in hand:
-            card = _card(text, rules, f"{where}.{field}[{seat}]")
-            _once(card, f"{field}[{seat}]", seen, where)
-            texts.append(C.format_card(card))
-        out.append(texts)
-    return out
+    return value
+
+
+def _seat_cards(
+    hand: Any,
+    rules: Rules,
+    where: str,
+    field: str,
+    seat: int,
+    sizes: list[int],
+    seen: dict[int, str],
+    *,
+    kind: str = "a list of card texts",
+) -> list[int]:
+    """``{where}.{field}[{seat}]``: the seat's ``sizes[seat]`` cards (any number when negative),
+    each a card of the deck seen nowhere before (``seen``, which then holds them too); else an
+    ``InvalidRecord`` that names the place and what it must be (``kind``)."""
+    if not isinstance(hand, list):
+        raise InvalidRecord(f"{where}.{field}[{seat}] must be {kind}")
+    if sizes[seat] >= 0 and len(hand) != sizes[seat]:
+        verb = "deals" if field == "hands" else "completes"
+        raise InvalidRecord(
+            f"{where}.{field}[{seat}] has {len(hand)} cards; {rules.name} {verb} "
+            f"{sizes[seat]} to each seat"
+        )
+    cards = []
+    for text in hand:
+        card = _card(text, rules, f"{where}.{field}[{seat}]")
+        _once(card, f"{field}[{seat}]", seen, where)
+        cards.append(card)
+    return cards
 
 
 def _once(card: int, place: str, seen: dict[int, str], where: str) -> None:

@@ -42,6 +42,8 @@ from ..replay import (
     _rules_of,
     _run_hand,
     _seat,
+    _seat_cards,
+    _seat_lists,
     _sorted_actions,
     get_engine,
 )
@@ -84,30 +86,13 @@ def _hands_field(
     record: Mapping[str, Any], key: str, rules: Rules, sizes: list[int], seen: dict[int, str]
 ) -> list[list[int] | None]:
     """``record[key]``: ``n`` hands, each a list of card texts or ``null`` (unknown)."""
-    n = rules.n_players
-    value = _need(record, key, "record")
-    if not isinstance(value, list) or len(value) != n:
-        got = len(value) if isinstance(value, list) else type(value).__name__
-        raise InvalidRecord(f"record.{key} must be a list of {n} hands for {rules.name}, got {got}")
     out: list[list[int] | None] = []
-    for seat, hand in enumerate(value):
+    for seat, hand in enumerate(_seat_lists(_need(record, key, "record"), rules, "record", key)):
         if hand is None:
             out.append(None)
             continue
-        if not isinstance(hand, list):
-            raise InvalidRecord(f"record.{key}[{seat}] must be a list of card texts or null")
-        if sizes[seat] >= 0 and len(hand) != sizes[seat]:
-            verb = "deals" if key == "hands" else "completes"
-            raise InvalidRecord(
-                f"record.{key}[{seat}] has {len(hand)} cards; {rules.name} {verb} "
-                f"{sizes[seat]} to each seat"
-            )
-        cards = []
-        for text in hand:
-            card = _card(text, rules, f"record.{key}[{seat}]")
-            _once(card, f"{key}[{seat}]", seen, "record")
-            cards.append(card)
-        out.append(cards)
+        kind = "a list of card texts or null"
+        out.append(_seat_cards(hand, rules, "record", key, seat, sizes, seen, kind=kind))
     return out
 
 
