@@ -311,6 +311,11 @@ def contract_results(hands: Frame) -> pl.DataFrame:
 _RATE = ("k", "n", "rate", "low", "high")
 _MEAN = ("n", "mean", "sd", "low", "high")
 _MADE = ("made_n", "made_k", "made_rate", "made_low", "made_high")
+_GUIDE = (
+    *("best_bid", "n", "mean", "low", "high"),
+    *("made_k", "made_n", "made_rate", "made_low", "made_high", "candidates", "runner_up"),
+)
+"""The columns of a bid guide row from the best bid to the runner-up's call (its figures follow)."""
 
 
 def _prefixed(df: pl.DataFrame, prefix: str, names: Sequence[str]) -> pl.DataFrame:
@@ -458,25 +463,7 @@ def guide_ranges(
             (pl.col("preset") == preset) & pl.col("strength_bucket").is_between(lo, hi)
         ).with_columns(from_bucket=pl.lit(lo), to_bucket=pl.lit(hi))
         parts.append(_rank(_cells(pooled, [*keys, "bid"]), keys, min_n))
-    columns = [
-        *keys,
-        "best_bid",
-        "n",
-        "mean",
-        "low",
-        "high",
-        "made_k",
-        "made_n",
-        "made_rate",
-        "made_low",
-        "made_high",
-        "candidates",
-        "runner_up",
-        "runner_up_n",
-        "runner_up_mean",
-        "runner_up_low",
-        "runner_up_high",
-    ]
+    columns = [*keys, *_GUIDE, "runner_up_n", "runner_up_mean", "runner_up_low", "runner_up_high"]
     if not parts:
         text = {"preset", "best_bid", "runner_up"}
         counts = {"from_bucket", "to_bucket", "n", "made_k", "made_n", "candidates", "runner_up_n"}
@@ -781,18 +768,7 @@ def bid_guide_section(inp: ReportInput) -> Section | None:
     ]
     guide = guide.select(
         "strength_bucket",
-        "best_bid",
-        "n",
-        "mean",
-        "low",
-        "high",
-        "made_k",
-        "made_n",
-        "made_rate",
-        "made_low",
-        "made_high",
-        "candidates",
-        "runner_up",
+        *_GUIDE,
         "runner_up_mean",
         "runner_up_low",
         "runner_up_high",

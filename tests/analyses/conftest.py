@@ -29,44 +29,45 @@ def runs_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("analyses-runs")
 
 
+def _heuristic_run(
+    runs_root: Path,
+    preset: str,
+    *,
+    seed: int,
+    folder: str,
+    matches: int | None = None,
+    hands: int | None = None,
+) -> Path:
+    """A run of ``preset`` by heuristic players, of ``matches`` or ``hands``, in ``runs_root``."""
+    out = runs_root / folder
+    run = kout_sim.simulate(
+        preset, players="heuristic", matches=matches, hands=hands, seed=seed, out=out
+    )
+    return Path(run)
+
+
 @pytest.fixture(scope="session")
 def kout_run(runs_root: Path) -> Path:
     """kout_bo_4, heuristic players, 3,000 independent hands."""
-    return Path(
-        kout_sim.simulate(
-            "kout_bo_4", players="heuristic", hands=3_000, seed=11, out=runs_root / "kout_bo_4"
-        )
-    )
+    return _heuristic_run(runs_root, "kout_bo_4", hands=3_000, seed=11, folder="kout_bo_4")
 
 
 @pytest.fixture(scope="session")
 def kout_matches_run(runs_root: Path) -> Path:
     """kout_bo_4, heuristic players, 150 whole matches (a couple of thousand hands)."""
-    return Path(
-        kout_sim.simulate(
-            "kout_bo_4", players="heuristic", matches=150, seed=12, out=runs_root / "kout_bo_4_m"
-        )
-    )
+    return _heuristic_run(runs_root, "kout_bo_4", matches=150, seed=12, folder="kout_bo_4_m")
 
 
 @pytest.fixture(scope="session")
 def bh_run(runs_root: Path) -> Path:
     """kout_bh_4, heuristic players, 300 whole matches (Inzili, forced joker leads)."""
-    return Path(
-        kout_sim.simulate(
-            "kout_bh_4", players="heuristic", matches=300, seed=13, out=runs_root / "kout_bh_4"
-        )
-    )
+    return _heuristic_run(runs_root, "kout_bh_4", matches=300, seed=13, folder="kout_bh_4")
 
 
 @pytest.fixture(scope="session")
 def baloot_run(runs_root: Path) -> Path:
     """baloot, heuristic players, 200 whole matches."""
-    return Path(
-        kout_sim.simulate(
-            "baloot", players="heuristic", matches=200, seed=14, out=runs_root / "baloot"
-        )
-    )
+    return _heuristic_run(runs_root, "baloot", matches=200, seed=14, folder="baloot")
 
 
 @pytest.fixture(scope="session")
@@ -93,8 +94,4 @@ def matches_of(folder: Path) -> pl.DataFrame:
 @pytest.fixture(scope="session")
 def six_run(runs_root: Path) -> Path:
     """kout_bo_6, heuristic players, 60 whole matches (six seats)."""
-    return Path(
-        kout_sim.simulate(
-            "kout_bo_6", players="heuristic", matches=60, seed=16, out=runs_root / "kout_bo_6"
-        )
-    )
+    return _heuristic_run(runs_root, "kout_bo_6", matches=60, seed=16, folder="kout_bo_6")
