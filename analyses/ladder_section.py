@@ -4,6 +4,10 @@ its verdict (:mod:`analyses.ladder`, :mod:`analyses.ladder_rating`).
 It reads the rung runs (``kind`` ``ladder_rung``) and the duels (``ladder_duel``) of a ``kout-sim
 study ladder`` folder; without rung runs it is left out. Every figure names the players it comes
 from; every verdict follows the rule of :mod:`analyses.ladder`, restated in the section.
+
+Size: over 600 lines on purpose: one report section, whose parts (the rating, the best call by
+strength, one table per answer, the findings) share the rung columns, the sentences and the
+verdict words defined here; split, the wording of one section would be spread over modules.
 """
 
 from __future__ import annotations
@@ -40,10 +44,10 @@ from .ladder import (
     points_by_rung,
     ranges_by_rung,
     reference_rung,
-    rung_tables,
     strength_ranges,
 )
 from .ladder_rating import ANCHOR, DUEL_KIND, deal_outcomes, fit_ratings
+from .ladder_rung import rung_tables
 from .section import (
     ADVICE_PRIORITY,
     MIN_N,

@@ -1,7 +1,7 @@
 """The ``ladder`` study's plan: which runs the ladder of players plays, with what sizes.
 
 ``kout-sim study ladder --preset P`` (:mod:`analyses.studies`) plays a rung run per player
-(:func:`analyses.ladder.write_rung`) and the duplicate duels that rate them
+(:func:`analyses.ladder_rung.write_rung`) and the duplicate duels that rate them
 (:func:`analyses.ladder_rating.write_duel`).
 """
 
@@ -27,7 +27,6 @@ from .ladder import (
     RUNGS,
     is_search,
     rung_slug,
-    write_rung,
 )
 from .ladder_rating import (
     DEFAULT_DUEL_MATCHES,
@@ -37,6 +36,7 @@ from .ladder_rating import (
     duel_path,
     write_duel,
 )
+from .ladder_rung import write_rung
 
 LADDER_SEED_OFFSET = 4
 """The ``ladder`` study plays every run with the study seed plus this offset."""

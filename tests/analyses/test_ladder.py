@@ -15,7 +15,7 @@ from typing import Any
 import polars as pl
 import pytest
 
-from analyses import ladder, ladder_rating, ladder_study
+from analyses import ladder, ladder_rating, ladder_rung, ladder_study
 from analyses.bid_forks import KOUT_STRENGTH_RANGE
 from analyses.ladder import (
     DEPENDS,
@@ -266,7 +266,7 @@ def test_fit_bounds_a_separated_player_and_needs_a_connected_anchor() -> None:
 def rungs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("ladder")
     return {
-        spec: ladder.write_rung(
+        spec: ladder_rung.write_rung(
             root / ladder.rung_slug(spec), "kout_bo_4", spec, hands=600, seed=21, matches=12,
             targets=(31,), workers=1, bid_hands=400,
         )
@@ -294,7 +294,7 @@ def test_rungs_share_their_deals(rungs: dict[str, Path]) -> None:
 
 
 def test_contract_table_the_long_way(rungs: dict[str, Path]) -> None:
-    tables = {spec: ladder.rung_tables(f)["hands"] for spec, f in rungs.items()}
+    tables = {spec: ladder_rung.rung_tables(f)["hands"] for spec, f in rungs.items()}
     got = ladder.contracts_by_rung(tables)
     for spec, folder in rungs.items():
         made: dict[tuple[str, bool], list[int]] = defaultdict(lambda: [0, 0])
@@ -320,7 +320,7 @@ def test_contract_table_the_long_way(rungs: dict[str, Path]) -> None:
 
 
 def test_joker_and_length_tables_the_long_way(rungs: dict[str, Path]) -> None:
-    parts = {spec: ladder.rung_tables(f) for spec, f in rungs.items()}
+    parts = {spec: ladder_rung.rung_tables(f) for spec, f in rungs.items()}
     joker = ladder.joker_by_rung({s: t["forks"] for s, t in parts.items()})
     length = ladder.length_by_rung({s: t["matches"] for s, t in parts.items()})
     for spec, folder in rungs.items():
@@ -345,7 +345,7 @@ def _first_bid_rows(folder: Path) -> list[dict[str, Any]]:
 
 
 def test_call_values_and_best_calls_the_long_way(rungs: dict[str, Path]) -> None:
-    bid = {spec: ladder.rung_tables(f)["bid_forks"] for spec, f in rungs.items()}
+    bid = {spec: ladder_rung.rung_tables(f)["bid_forks"] for spec, f in rungs.items()}
     calls = ladder.calls_by_rung(bid)
     edges = ladder.strength_ranges(bid, 30)
     # the ranges of the heuristic's guide cover every strength bucket, in order, without a gap
@@ -403,7 +403,7 @@ def test_call_values_and_best_calls_the_long_way(rungs: dict[str, Path]) -> None
 
 
 def test_joker_context_table_the_long_way(rungs: dict[str, Path]) -> None:
-    parts = {spec: ladder.rung_tables(f) for spec, f in rungs.items()}
+    parts = {spec: ladder_rung.rung_tables(f) for spec, f in rungs.items()}
     table = ladder.context_by_rung(
         {s: t["forks"] for s, t in parts.items()}, {s: t["context"] for s, t in parts.items()}
     )
@@ -467,11 +467,11 @@ def test_a_search_rung_forks_and_plays_matches(tmp_path: Path) -> None:
     forks join its hands run card by card (play_context refuses a fork whose chosen card is not
     the card the hand played at that decision)."""
     spec = "ismcts:iterations=5"
-    folder = ladder.write_rung(
+    folder = ladder_rung.write_rung(
         tmp_path / "s", "kout_bo_4", spec, hands=20, seed=5, matches=2, targets=(31,),
         workers=1, bid_hands=8,
     )  # fmt: skip
-    parts = ladder.rung_tables(folder)
+    parts = ladder_rung.rung_tables(folder)
     assert parts["skipped"] == {}
     assert parts["settings"]["search"] and parts["settings"]["bid_hands"] == 8
     bid = parts["bid_forks"].collect()
@@ -524,7 +524,7 @@ def test_section_labels_every_answer_with_its_players(
     assert all(a.holds in words for a in sec.advice)
     assert any(a.text.startswith("How often a Kout 5 bid is made") for a in sec.advice)
     # the verdict tally of the summary is that of the verdicts recomputed from the tables
-    hands = {s: ladder.rung_tables(f)["hands"] for s, f in rungs.items()}
+    hands = {s: ladder_rung.rung_tables(f)["hands"] for s, f in rungs.items()}
     free = ladder.contracts_by_rung(hands).filter(~pl.col("forced"))
     up = ladder.judged("contracts", free)["verdict_up"].to_list()
     tally = sec.data["ladder_contracts"]["from_heuristic_up"]
