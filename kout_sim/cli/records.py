@@ -122,11 +122,7 @@ def solve(record_file: str, par_table: bool, as_json: bool) -> None:
     from ..solver import par
     from ..solver import solve as run_solve
 
-    try:
-        record = json.loads(Path(record_file).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-        _fail(f"cannot read {record_file}: {' '.join(str(exc).split())}")
-        return
+    record = _read_record(record_file)
     try:
         result: dict[str, Any] = par(record) if par_table else run_solve(record)
     except ValueError as exc:
@@ -189,11 +185,7 @@ def replay(
     if record_file is None:
         _fail("give a RECORD_FILE, or --run DIR --match K (--hand K)")
         return
-    try:
-        record = json.loads(Path(record_file).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-        _fail(f"cannot read {record_file}: {' '.join(str(exc).split())}")
-        return
+    record = _read_record(record_file)
     try:
         if isinstance(record, dict) and "first_dealer" in record:
             result = replay_match(record, engine=engine)
@@ -224,3 +216,12 @@ def _replay_run(run_dir: str, unit: str, index: int) -> None:
         sys.exit(1)
     hands = f" ({len(record['hands'])} hands)" if by_match else ""
     click.echo(f"reference re-check: {unit} {index} agrees{hands}", err=True)
+
+
+def _read_record(record_file: str) -> Any:
+    """The JSON record in ``record_file``; a file that cannot be read or parsed is one
+    ``error:`` line naming it (exit status 2)."""
+    try:
+        return json.loads(Path(record_file).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        _fail(f"cannot read {record_file}: {' '.join(str(exc).split())}")
