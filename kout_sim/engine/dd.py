@@ -1220,13 +1220,22 @@ def search(
 
 @jit
 def value(S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray) -> int:
-    """Exact future value of ``S`` by null-window probes, each reusing the table. Baloot bisects
-    the bounds. Kout steps from a guess as MTD(f) does: the first probe asks for one trick more
-    than the contract needs (the bid is the bidder's estimate), each next one for one trick more
-    than a probe proved, or for the bound a failed probe returned (fail-soft: usually the value)."""
+    """Exact future value of ``S`` by null-window probes, each reusing the table (:func:`probe`),
+    the first asking for one trick more than the contract needs (the bid is the bidder's
+    estimate; Baloot bisects the bounds)."""
+    C = W[R_C]
+    return probe(S, P, STR, W, tt, S[S_HIGH_BID] - S[S_TRICKS + C[C_TEAM]] + 1)
+
+
+@jit
+def probe(
+    S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray, guess: int
+) -> int:
+    """Exact future value of ``S`` by null-window probes from ``guess`` (Kout), as MTD(f) does: each
+    next probe asks for one trick more than a probe proved, or for the bound a failed probe
+    returned (fail-soft: usually the value). Baloot bisects the bounds."""
     C = W[R_C]
     lo, hi = bounds(S, P, C)
-    guess = S[S_HIGH_BID] - S[S_TRICKS + C[C_TEAM]] + 1
     while lo < hi:
         if C[C_BALOOT] != 0:
             mid = (lo + hi + 1) // 2
@@ -1248,18 +1257,25 @@ def card_values(
     S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray, out: np.ndarray
 ) -> np.int64:
     """``out[card]``: the future value of ``S`` after each legal card; returns the legal mask.
-    ``S`` is left as it was."""
+    ``S`` is left as it was. Kout: the first card is probed from the contract's guess
+    (:func:`value`), each next one from the value of the card before it (one seat's cards are
+    worth nearly the same: measured 7% fewer nodes than the contract's guess for every card at
+    the lead of trick 3, kout_bo_4 and kout_bh_4). Baloot bisects each card's bounds."""
     C = W[R_C]
     mask = legal(S, P, STR, C)
     seat = S[S_TO_ACT]
     d = S[S_N_DONE] * C[C_N] + S[S_N_IN_TRICK]
+    guess = S[S_HIGH_BID] - S[S_TRICKS + C[C_TEAM]] + 1
     m = mask
     while m != 0:
         card = lowest_bit(m)
         m &= m - 1
         save(S, W, d)
         gain = play(S, P, STR, C, card)
-        out[card] = _through(C, gain, value(S, P, STR, W, tt))
+        future = probe(S, P, STR, W, tt, guess - gain)
+        out[card] = _through(C, gain, future)
+        if C[C_FORCED] == 0 or -SENT < future < SENT:
+            guess = gain + future
         unplay(S, W, d, seat, card)
     return mask
 
