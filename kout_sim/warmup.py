@@ -112,40 +112,19 @@ def warm(family: str) -> float:
         play_hands(rules, 4, 0, players, workers=1)
         play_matches(rules, 1, 0, players, workers=1)
     lineup = parse_lineup("random", rules.n_players, rules.family)
+    kinds, params = lineup.kinds, lineup.params(rules.family)
     hands = np.zeros(6, dtype=np.int64)
     trace = np.zeros(256, dtype=np.int64)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
-    hand_traced(
-        P,
-        STR,
-        lineup.kinds,
-        lineup.params(rules.family),
-        0,
-        0,
-        hands,
-        trace,
-        trace.copy(),
-        S,
-    )
+    # a whole traced hand, then one stopped a few actions in: S is a position to search
+    for limit in (-1, rules.n_players + 2):
+        hand_traced(P, STR, kinds, params, 0, 0, hands, trace, trace.copy(), S, limit=limit)
     search = parse_lineup("ismcts:iterations=5", rules.n_players, rules.family)
     row = search.params(rules.family)[0]
     nodes = np.empty((N_INT_ROWS, 8), dtype=np.int64)
     value = np.empty(8, dtype=np.float64)
     rng = np.arange(1, 5, dtype=np.uint64)
     MS = np.zeros(L.M_SIZE, dtype=np.int64)
-    hand_traced(
-        P,
-        STR,
-        lineup.kinds,
-        lineup.params(rules.family),
-        0,
-        0,
-        hands,
-        trace,
-        trace.copy(),
-        S,
-        limit=rules.n_players + 2,
-    )
     from .engine.game import legal_mask
 
     mask = int(legal_mask(S, P, STR, int(P[L.P_FAMILY])))

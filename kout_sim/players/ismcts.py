@@ -43,7 +43,7 @@ from ..engine.layout import (
 from ..engine.rng import below, next_u64
 from .auction import reject_step
 from .heuristic import choose_heuristic
-from .kinds import Param
+from .kinds import Param, auction_params
 from .sampler import determinize
 
 ISMCTS_PARAMS: tuple[Param, ...] = (
@@ -69,26 +69,7 @@ ISMCTS_PARAMS: tuple[Param, ...] = (
         "heuristic and search the card play only",
     ),
 )
-AUCTION_PARAMS: tuple[Param, ...] = (
-    Param(
-        "auction",
-        5,
-        0,
-        0,
-        1,
-        "1: keep only sampled deals in which the heuristic would have made the other seats' "
-        "observed calls (rejection, kout_sim/players/auction.py); 0: ignore the auction",
-    ),
-    Param(
-        "auction_tries",
-        6,
-        100,
-        1,
-        100_000,
-        "with auction=1: deals drawn at most per determinization; if none agrees, the one that "
-        "agreed with the most calls is used",
-    ),
-)
+AUCTION_PARAMS = auction_params(5, "determinization")
 ISMCTS_KOUT_PARAMS = (*ISMCTS_PARAMS, *AUCTION_PARAMS)
 """Kout: the auction-aware sampler is an option (Baloot's buying auction is not replayed)."""
 ROLLOUT = 16  # first slot of the rollout heuristic's parameter row

@@ -46,3 +46,29 @@ class Param:
     low: float
     high: float
     meaning: str
+
+
+def auction_params(first: int, per: str) -> tuple[Param, Param]:
+    """The two parameters of the auction-aware sampler (:mod:`kout_sim.players.auction`) of a
+    searching player, in slots ``first`` and ``first + 1``; ``per`` names what one draw serves
+    (an ISMCTS determinization, a PIMC sample)."""
+    return (
+        Param(
+            "auction",
+            first,
+            0,
+            0,
+            1,
+            "1: keep only sampled deals in which the heuristic would have made the other seats' "
+            "observed calls (rejection, kout_sim/players/auction.py); 0: ignore the auction",
+        ),
+        Param(
+            "auction_tries",
+            first + 1,
+            100,
+            1,
+            100_000,
+            f"with auction=1: deals drawn at most per {per}; if none agrees, the one that "
+            "agreed with the most calls is used",
+        ),
+    )

@@ -84,7 +84,7 @@ from ..engine.layout import (
 )
 from .auction import reject_step
 from .heuristic import choose_heuristic
-from .kinds import Param
+from .kinds import Param, auction_params
 from .sampler import determinize
 
 PIMC_PARAMS: tuple[Param, ...] = (
@@ -118,27 +118,7 @@ PIMC_PARAMS: tuple[Param, ...] = (
         "samples (else pass)",
     ),
 )
-PIMC_KOUT_PARAMS = (
-    *PIMC_PARAMS,
-    Param(
-        "auction",
-        4,
-        0,
-        0,
-        1,
-        "1: keep only sampled deals in which the heuristic would have made the other seats' "
-        "observed calls (rejection, kout_sim/players/auction.py); 0: ignore the auction",
-    ),
-    Param(
-        "auction_tries",
-        5,
-        100,
-        1,
-        100_000,
-        "with auction=1: deals drawn at most per sample; if none agrees, the one that agreed "
-        "with the most calls is used",
-    ),
-)
+PIMC_KOUT_PARAMS = (*PIMC_PARAMS, *auction_params(4, "sample"))
 """Kout: the auction-aware sampler is an option (Baloot's buying auction is not replayed)."""
 ROLLOUT = 16  # first slot of the heuristic's parameter row (calls and ties)
 TT_BITS_4 = 16  # transposition table of a 4-seat decision: 2**16 entries (1.5 MB)
