@@ -32,6 +32,7 @@ from ..io.manifest import provenance, run_manifest
 from ..io.records import FORK_RECORD
 from ..io.schema import BRANCHES, FORK_COLUMNS, conform, record_columns
 from ..io.store import Manifest, Store, one_line, opened
+from ..players import Lineup
 from ..players.kinds import searches
 from ..rules import Rules, get_rules
 from . import search_fork as SF
@@ -306,7 +307,7 @@ def _write_forks(
 
 
 def fork_settings(
-    kind: str, command: str, rules: Rules, lineup: Any, seed: int, hands: int, **extra: Any
+    kind: str, command: str, rules: Rules, lineup: Lineup, seed: int, hands: int, **extra: Any
 ) -> dict[str, Any]:
     """The settings of a forks folder of ``kind`` (``joker_forks``, ``bid_forks``): its
     ``run.json`` and parquet metadata, the run's settings first, then ``extra`` in the order
