@@ -29,6 +29,7 @@ import numpy as np
 
 from kout_sim.drivers.play import (
     ALL,
+    NO_SEARCHES,
     Context,
     Lanes,
     context,
@@ -85,7 +86,7 @@ def profile_entry(
 ) -> int:
     """Stage ``stage`` (0-5: :data:`STAGES` over ``len(out)`` hands; 10: fill the snapshots;
     11-16: :data:`KERNELS` over the snapshots ``reps`` times). Returns a checksum (or a count)."""
-    ctx = context(P, STR, kinds, params)
+    ctx = context(P, STR, kinds, params, NO_SEARCHES)
     w = new_lanes(P)
     no_trace = np.empty(0, dtype=np.int64)
     no_packed = np.empty(0, dtype=np.int32)

@@ -124,7 +124,7 @@ def bench_search(
         pimc = PIMC[fam]
 
         def decide(S: np.ndarray, mask: int) -> None:
-            pimc(S, P, STR, MS, rng, prm, mask)
+            pimc(S, P, STR, MS, rng, prm, mask, nodes, value)
 
     else:
         search = SEARCH[fam]

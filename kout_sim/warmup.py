@@ -4,8 +4,9 @@
 two families in parallel, and every test process then loads them from the cache instead of
 compiling its own copy. The Kout process also compiles the joker and bid fork driver, which shares its
 engine and players (compiled once in that process); the Baloot process the double-dummy solver and
-the Baloot bid fork driver; each process the play-on entry point of its ISMCTS line-ups, which the
-forks of search line-ups step (``warm_search_forks``). Users never need it (the first call of an entry
+the Baloot bid fork driver; each process its family's searches (ISMCTS, PIMC's card play, in Kout
+PIMC's ``calls=1`` bids) and the searching entry point that calls them, which the forks of search
+line-ups step too (``warm_search_forks``). Users never need it (the first call of an entry
 point compiles it), but it moves the wait up front.
 """
 
@@ -132,6 +133,10 @@ def warm(family: str) -> float:
     searching = ["ismcts:iterations=5", "heuristic"]
     play_hands(rules, 2, 0, searching, workers=1)
     play_matches(rules, 1, 0, searching, workers=1)
+    # PIMC runs in the same searching entry points (its kernels passed in by address): this
+    # compiles its card kernel and, in Kout, its calls=1 par bids (players.searches)
+    pimc = "pimc:samples=1,calls=1" if rules.is_kout else "pimc:samples=1"
+    play_hands(rules, 2, 0, [pimc, "heuristic"], workers=1)
     warm_search_forks(family)
     if rules.is_kout:
         warm_forks()

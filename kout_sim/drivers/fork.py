@@ -78,7 +78,16 @@ from ..engine.layout import (
 )
 from ..engine.rng import seed_stream
 from ..players.kinds import NO_SEARCH
-from .play import ALL, Context, context, deal_alone, new_lanes, play_hand, scratch_row
+from .play import (
+    ALL,
+    NO_SEARCHES,
+    Context,
+    context,
+    deal_alone,
+    new_lanes,
+    play_hand,
+    scratch_row,
+)
 
 LANE_FORK = 2
 """Lane of fork ``k`` of a hand: ``LANE_FORK + k`` (lanes 0 and 1 are the deal and the play)."""
@@ -405,7 +414,7 @@ def _make_entries(family: int) -> tuple[Callable[..., None], Callable[..., int]]
     ) -> None:
         # a plain entry point, not parallel=True: its callers split the hands over a thread pool
         # (the GIL is released), and numba's parfor passes cost 60-70 s of compile here
-        ctx = context(P, STR, kinds, params)
+        ctx = context(P, STR, kinds, params, NO_SEARCHES)
         _fork_block(ctx, seed, first, out, counts, mode, 0, out.shape[0], family)
 
     @jit_alloc
@@ -423,7 +432,15 @@ def _make_entries(family: int) -> tuple[Callable[..., None], Callable[..., int]]
     ) -> int:
         row = scratch_row()
         return play_on(
-            S, MS, rng, context(P, STR, kinds, params), row, action, actions, legal, family
+            S,
+            MS,
+            rng,
+            context(P, STR, kinds, params, NO_SEARCHES),
+            row,
+            action,
+            actions,
+            legal,
+            family,
         )
 
     return forks_entry, play_on_entry

@@ -128,14 +128,22 @@ from ..engine.layout import (
 from ..engine.match import apply_hand, new_match
 from ..engine.rng import LANE_DEAL, LANE_PLAY, below, seed_stream
 from ..players.ismcts import N_INT_ROWS
-from ..players.kinds import KIND_ISMCTS, NO_SEARCH, SEARCH_ISMCTS, SEARCH_PIMC, search_class
+from ..players.kinds import KIND_ISMCTS, NO_SEARCH, SEARCH_ISMCTS, search_class
 from ..players.policy import choose, workspace
 from ..players.registry import N_PARAMS
+from ..players.searches import search_pointers
 
 BLOCK = 512  # the fewest hands worth a thread of their own
 
 ALL = np.int64(-1)
 """``allowed`` of :func:`play_hand` that restricts nothing (every bit set)."""
+
+NO_SEARCHES = np.int64(0)
+"""``Context.searches`` of a driver without a search (never read there)."""
+
+SEARCHING = SEARCH_ISMCTS
+"""The one searching class of the drivers: ISMCTS and PIMC line-ups run the same entry points,
+their searches passed in as pointers (:mod:`kout_sim.players.searches`)."""
 
 
 class Context(NamedTuple):
@@ -152,6 +160,8 @@ class Context(NamedTuple):
     params: np.ndarray  # float64[6, N_PARAMS]: its parameters
     nodes: np.ndarray  # int64[N_INT_ROWS, cap]: the search's node pool (kout_sim.players.policy)
     value: np.ndarray  # float64[cap]: the search's node values
+    # the search kernels as pointers (kout_sim.players.searches), or NO_SEARCHES
+    searches: object
 
 
 class Lanes(NamedTuple):
@@ -214,6 +224,7 @@ def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
                 mask,
                 ctx.nodes,
                 ctx.value,
+                ctx.searches,
                 searching,
                 family,
             )
@@ -249,11 +260,9 @@ def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
 # One module global per variant (a closure over a dispatcher is never a cache hit: rule 4 of
 # docs/compile.md); the dispatcher below picks one by its closure-constant arguments.
 _PLAY_KOUT = _make_play_hand(FAMILY_KOUT, NO_SEARCH)
-_PLAY_KOUT_ISMCTS = _make_play_hand(FAMILY_KOUT, SEARCH_ISMCTS)
-_PLAY_KOUT_PIMC = _make_play_hand(FAMILY_KOUT, SEARCH_PIMC)
+_PLAY_KOUT_SEARCHING = _make_play_hand(FAMILY_KOUT, SEARCHING)
 _PLAY_BALOOT = _make_play_hand(FAMILY_BALOOT, NO_SEARCH)
-_PLAY_BALOOT_ISMCTS = _make_play_hand(FAMILY_BALOOT, SEARCH_ISMCTS)
-_PLAY_BALOOT_PIMC = _make_play_hand(FAMILY_BALOOT, SEARCH_PIMC)
+_PLAY_BALOOT_SEARCHING = _make_play_hand(FAMILY_BALOOT, SEARCHING)
 
 
 @jit_leaf
@@ -283,15 +292,13 @@ def play_hand(
     is ``allowed``.
     """
     if family == FAMILY_BALOOT:
-        if searching == SEARCH_PIMC:
-            return _PLAY_BALOOT_PIMC(S, MS, rng, ctx, row, actions, legal, packed, limit, allowed)
-        if searching == SEARCH_ISMCTS:
-            return _PLAY_BALOOT_ISMCTS(S, MS, rng, ctx, row, actions, legal, packed, limit, allowed)
+        if searching != NO_SEARCH:
+            return _PLAY_BALOOT_SEARCHING(
+                S, MS, rng, ctx, row, actions, legal, packed, limit, allowed
+            )
         return _PLAY_BALOOT(S, MS, rng, ctx, row, actions, legal, packed, limit, allowed)
-    if searching == SEARCH_PIMC:
-        return _PLAY_KOUT_PIMC(S, MS, rng, ctx, row, actions, legal, packed, limit, allowed)
-    if searching == SEARCH_ISMCTS:
-        return _PLAY_KOUT_ISMCTS(S, MS, rng, ctx, row, actions, legal, packed, limit, allowed)
+    if searching != NO_SEARCH:
+        return _PLAY_KOUT_SEARCHING(S, MS, rng, ctx, row, actions, legal, packed, limit, allowed)
     return _PLAY_KOUT(S, MS, rng, ctx, row, actions, legal, packed, limit, allowed)
 
 
@@ -433,10 +440,13 @@ def scratch_row() -> np.ndarray:
 
 
 @jit_leaf
-def context(P: np.ndarray, STR: np.ndarray, kinds: np.ndarray, params: np.ndarray) -> Context:
-    """The :class:`Context` of a line-up, with a search workspace for its largest search."""
+def context(
+    P: np.ndarray, STR: np.ndarray, kinds: np.ndarray, params: np.ndarray, searches: object
+) -> Context:
+    """The :class:`Context` of a line-up, with a search workspace for its largest search and its
+    ``searches`` (:data:`NO_SEARCHES` without a search)."""
     nodes, value = workspace(kinds, params)
-    return Context(P, STR, kinds, params, nodes, value)
+    return Context(P, STR, kinds, params, nodes, value, searches)
 
 
 @jit_leaf
@@ -792,7 +802,7 @@ def _family_kernels(family: int, searching: int) -> FamilyKernels:
         no_trace: np.ndarray,
         no_packed: np.ndarray,
     ) -> None:
-        ctx = Context(P, STR, kinds, params, nodes, value)
+        ctx = Context(P, STR, kinds, params, nodes, value, NO_SEARCHES)
         w = Lanes(S, MS, deal, play, hands, deck, cards)
         _hand_block(ctx, w, seed, first, out, trace, lo, hi, no_trace, no_packed, searching, family)
 
@@ -819,7 +829,7 @@ def _family_kernels(family: int, searching: int) -> FamilyKernels:
         no_trace: np.ndarray,
         no_packed: np.ndarray,
     ) -> int:
-        ctx = Context(P, STR, kinds, params, nodes, value)
+        ctx = Context(P, STR, kinds, params, nodes, value, NO_SEARCHES)
         w = Lanes(S, MS, deal, play, hands, deck, cards)
         return _matches(
             ctx,
@@ -856,9 +866,10 @@ def _traced_entry(family: int, searching: int) -> Callable[..., int]:
         score0: int,
         score1: int,
         limit: int,
+        searches: object,
     ) -> int:
         return _hand_traced(
-            context(P, STR, kinds, params),
+            context(P, STR, kinds, params, searches),
             seed,
             index,
             hands,
@@ -908,8 +919,9 @@ def _search_kernels(family: int, searching: int, traced: Callable[..., int]) -> 
         limit: int,
         allowed: int,
         actions: np.ndarray,
+        searches: tuple[Callable[..., int], ...],
     ) -> int:
-        ctx = Context(P, STR, kinds, params, nodes, value)
+        ctx = Context(P, STR, kinds, params, nodes, value, searches)
         w = Lanes(S, MS, deal, play, hands, deck, cards)
         return _searching(
             ctx,
@@ -947,7 +959,7 @@ def _search_kernels(family: int, searching: int, traced: Callable[..., int]) -> 
     ) -> None:
         search_entry(
             MODE_HANDS, P, STR, kinds, params, seed, first, out, NO_MATCHES, trace, lo, hi,
-            *own, -1, -1, ALL, NO_ACTIONS,
+            *own, -1, -1, ALL, NO_ACTIONS, search_pointers(family, kinds, params),
         )  # fmt: skip
 
     def matches(
@@ -965,7 +977,7 @@ def _search_kernels(family: int, searching: int, traced: Callable[..., int]) -> 
         return int(
             search_entry(
                 MODE_MATCHES, P, STR, kinds, params, seed, first, hand_rows, match_rows, trace,
-                0, 0, *own, -1, -1, ALL, NO_ACTIONS,
+                0, 0, *own, -1, -1, ALL, NO_ACTIONS, search_pointers(family, kinds, params),
             )
         )  # fmt: skip
 
@@ -975,13 +987,23 @@ def _search_kernels(family: int, searching: int, traced: Callable[..., int]) -> 
 KERNELS = {
     (family, searching): _family_kernels(family, searching)
     for family in (FAMILY_KOUT, FAMILY_BALOOT)
-    for searching in (NO_SEARCH, SEARCH_ISMCTS, SEARCH_PIMC)
+    for searching in (NO_SEARCH, SEARCHING)
 }
+"""The entry points of each family, without a search and with (``SEARCHING``: ISMCTS and PIMC
+line-ups alike, their searches passed in)."""
 
 
 def kernels(P: np.ndarray, kinds: np.ndarray) -> FamilyKernels:
     """The entry points for the preset of ``P`` and the line-up ``kinds``."""
-    return KERNELS[int(P[P_FAMILY]), search_class(kinds)]
+    return KERNELS[int(P[P_FAMILY]), NO_SEARCH if search_class(kinds) == NO_SEARCH else SEARCHING]
+
+
+def searches_of(P: np.ndarray, kinds: np.ndarray, params: np.ndarray) -> object:
+    """The ``searches`` argument of the entry points for the line-up ``kinds``/``params``
+    (:class:`Context`)."""
+    if search_class(kinds) == NO_SEARCH:
+        return NO_SEARCHES
+    return search_pointers(int(P[P_FAMILY]), kinds, params)
 
 
 NO_TRACE = np.zeros((0, MAX_ACTIONS), dtype=np.int32)
@@ -1094,9 +1116,13 @@ def hand_traced(
 ) -> int:
     """One traced hand of any preset (see :func:`_hand_traced`)."""
     kernel = kernels(P, kinds).hand_traced
+    searches = searches_of(P, kinds, params)
     return int(
-        kernel(P, STR, kinds, params, seed, index, hands, actions, legal, S, score0, score1, limit)
-    )
+        kernel(
+            P, STR, kinds, params, seed, index, hands, actions, legal, S, score0, score1, limit,
+            searches,
+        )
+    )  # fmt: skip
 
 
 def random_lineup(pass_probability: float = -1.0) -> tuple[np.ndarray, np.ndarray]:

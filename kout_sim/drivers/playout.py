@@ -33,12 +33,15 @@ from .play import (
     MODE_PLAY_OUT,
     NO_ACTIONS,
     NO_MATCHES,
+    NO_SEARCHES,
     NO_TRACE,
+    SEARCHING,
     context,
     new_rows,
     play_hand,
     scratch,
     scratch_row,
+    searches_of,
 )
 
 ALL = -1
@@ -64,7 +67,7 @@ def _make_entry(family: int) -> Callable[..., int]:
             apply_action(S, P, STR, first, family)
         legal = np.empty(0, dtype=np.int64)
         packed = np.empty(0, dtype=np.int32)
-        ctx = context(P, STR, kinds, params)
+        ctx = context(P, STR, kinds, params, NO_SEARCHES)
         row = scratch_row()
         return play_hand(
             S, MS, rng, ctx, row, actions, legal, packed, limit, allowed, NO_SEARCH, family
@@ -101,18 +104,17 @@ def play_out(
     number of decisions played after ``first``, -1 if a policy chose an illegal action, -2 if no
     legal action is ``allowed``."""
     family = int(P[P_FAMILY])
-    searching = search_class(kinds)
-    if searching == NO_SEARCH:
+    if search_class(kinds) == NO_SEARCH:
         entry = _ENTRIES[family]
         return int(entry(S, P, STR, MS, rng, kinds, params, first, limit, allowed, actions))
     own = scratch(P, kinds, params)
     nodes, value, _, _, deal, _, hands, deck, cards, no_trace, no_packed = own
-    entry = KERNELS[family, searching].search
+    entry = KERNELS[family, SEARCHING].search
     assert entry is not None
     return int(
         entry(
             MODE_PLAY_OUT, P, STR, kinds, params, 0, 0, new_rows(2), NO_MATCHES, NO_TRACE, 0, 0,
             nodes, value, S, MS, deal, rng, hands, deck, cards, no_trace, no_packed,
-            first, limit, allowed, actions,
+            first, limit, allowed, actions, searches_of(P, kinds, params),
         )
     )  # fmt: skip

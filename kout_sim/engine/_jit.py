@@ -11,6 +11,7 @@ import functools
 import hashlib
 import os
 import re
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from numba.core.caching import _CacheLocator, _SourceFileBackedLocatorMixin
 from numba.core.cpu import CPUTargetOptions
 from numba.core.imputils import impl_ret_borrowed
 from numba.core.options import TargetOptions
+from numba.experimental import function_type as _function_type  # noqa: F401  (typeof of KernelPointer)
 from numba.extending import intrinsic, overload
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -398,3 +400,46 @@ def copy_into(dst: np.ndarray, src: np.ndarray) -> None:
     numba's broadcasting and its shape-mismatch error: seconds per caller)."""
     for i in range(src.shape[0]):
         dst[i] = src[i]
+
+
+# Numba marks its first-class functions experimental; the drivers' use of them (a pointer argument
+# called in a kernel) is tested here (tests/unit/test_kernel_pointer.py).
+warnings.filterwarnings(
+    "ignore", message="First-class function type feature is experimental", module="numba"
+)
+
+
+class KernelPointer(types.WrapperAddressProtocol):
+    """A compiled kernel handed to other kernels by its address (numba's first-class functions).
+
+    A kernel argument of this object is typed ``FunctionType(signature)``: the caller calls the
+    kernel through its address, so the callee's machine code is not linked into the caller's and
+    is compiled once (for ``signature``, cached like every kernel) however many entry points call
+    it. That is how the drivers take the search players (docs/compile.md): a search decision costs
+    milliseconds, the indirect call nothing measurable. Called from Python (and under
+    NUMBA_DISABLE_JIT=1, in kernels run as Python) it calls the kernel itself.
+    """
+
+    def __init__(self, kernel: Callable[..., Any], signature: Any) -> None:
+        self.kernel = kernel
+        self._signature = signature
+        self._address = 0
+
+    def __wrapper_address__(self) -> int:
+        """The address of the kernel's C-callable wrapper for the signature (compiled or loaded
+        from the cache on first use)."""
+        if not self._address:
+            result = self.kernel.get_compile_result(self._signature)  # type: ignore[attr-defined]
+            name = result.fndesc.llvm_cfunc_wrapper_name
+            self._address = int(result.library.get_pointer_to_function(name))
+        return self._address
+
+    def signature(self) -> Any:
+        """The numba signature the kernel is compiled for."""
+        return self._signature
+
+    def __call__(self, *args: Any) -> Any:
+        return self.kernel(*args)
+
+    def __repr__(self) -> str:
+        return f"KernelPointer({getattr(self.kernel, '__name__', self.kernel)}, {self._signature})"

@@ -121,6 +121,7 @@ PIMC_PARAMS: tuple[Param, ...] = (
 PIMC_KOUT_PARAMS = (*PIMC_PARAMS, *auction_params(4, "sample"))
 """Kout: the auction-aware sampler is an option (Baloot's buying auction is not replayed)."""
 ROLLOUT = 16  # first slot of the heuristic's parameter row (calls and ties)
+CALLS = 2  # the slot of ``calls``
 TT_BITS_4 = 16  # transposition table of a 4-seat decision: 2**16 entries (1.5 MB)
 TT_BITS_6 = 18  # a 6-seat decision
 
@@ -139,6 +140,16 @@ def init_context(P: np.ndarray, W: np.ndarray, tt_bits: int) -> None:
     C[K.C_FORCED] = 1 if (not baloot and P[P_JOKER_MODEL] == JOKER_SINGLE) else 0
     C[K.C_LADDER] = 1 if (not baloot and P[P_JOKER_MODEL] == JOKER_LADDER) else 0
     C[K.C_TT_MASK] = (np.int64(1) << tt_bits) - 1
+
+
+@jit_alloc
+def _workspace(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The solver's workspace ``W`` and transposition table for one decision under ``P``."""
+    W = np.zeros((K.W_ROWS, K.W_COLS), dtype=np.int64)
+    tt_bits = TT_BITS_6 if P[P_N_PLAYERS] > 4 else TT_BITS_4
+    tt = np.zeros((np.int64(1) << tt_bits, K.TT_COLS), dtype=np.int64)
+    init_context(P, W, tt_bits)
+    return W, tt
 
 
 @jit
@@ -298,27 +309,28 @@ def _make_pimc(family: int) -> Callable[..., int]:
         rng: np.ndarray,
         prm: np.ndarray,
         mask: int,
+        nodes: np.ndarray,
+        value: np.ndarray,
     ) -> int:
-        """The action (a bit of ``mask``) PIMC chooses for the seat to act in ``S``: a card, or a
-        call (the heuristic's, row ``prm[ROLLOUT:]``, or with ``calls=1`` :func:`par_call`)."""
+        """The card (a bit of ``mask``) PIMC plays for the seat to act in ``S``; at a call, the
+        heuristic's call (row ``prm[ROLLOUT:]``). The ``calls=1`` bids are :func:`par_kout`'s:
+        the drivers call that kernel for them (:func:`kout_sim.players.policy.choose`), and
+        :data:`PIMC` picks it from Python.
+
+        ``nodes`` and ``value`` (the ISMCTS node pool) are not used: they make the signature the
+        one of every search (:data:`kout_sim.players.searches.SIGNATURE`)."""
         heuristic = choose_heuristic(S, P, STR, MS, rng, prm[ROLLOUT:], mask, family)
-        phase = S[S_PHASE]
-        if phase != PH_PLAY and (family == FAMILY_BALOOT or prm[2] == 0):
+        if S[S_PHASE] != PH_PLAY:
             return heuristic
         seat = S[S_TO_ACT]
         samples = max(1, int(prm[0]))
         objective = int(prm[1])
         if objective == 3 and family != FAMILY_BALOOT:
             objective = 2  # Kout's points follow made or failed (RULES.md 1.10, 2.10)
-        W = np.zeros((K.W_ROWS, K.W_COLS), dtype=np.int64)
-        tt_bits = TT_BITS_6 if P[P_N_PLAYERS] > 4 else TT_BITS_4
-        tt = np.zeros((np.int64(1) << tt_bits, K.TT_COLS), dtype=np.int64)
-        init_context(P, W, tt_bits)
+        W, tt = _workspace(P)
         C = W[K.R_C]
         D = np.empty(S_SIZE, dtype=np.int64)
         T = np.empty(S_SIZE, dtype=np.int64)
-        if family == FAMILY_KOUT and phase != PH_PLAY:  # the family test first: pruned
-            return par_call(S, P, STR, MS, rng, prm, mask, heuristic, W, tt, D, T, samples)
         out = np.zeros(64, dtype=np.int64)
         sums = np.zeros(64, dtype=np.int64)
         K.begin(S, P, STR, W)  # C_TEAM and C_TOTAL: the contract is public
@@ -394,4 +406,54 @@ def _make_pimc(family: int) -> Callable[..., int]:
 
 pimc_kout = _make_pimc(FAMILY_KOUT)
 pimc_baloot = _make_pimc(FAMILY_BALOOT)
-PIMC = {FAMILY_KOUT: pimc_kout, FAMILY_BALOOT: pimc_baloot}
+
+
+@jit_alloc
+def par_kout(
+    S: np.ndarray,
+    P: np.ndarray,
+    STR: np.ndarray,
+    MS: np.ndarray,
+    rng: np.ndarray,
+    prm: np.ndarray,
+    mask: int,
+    nodes: np.ndarray,
+    value: np.ndarray,
+) -> int:
+    """A Kout PIMC seat's call with ``calls=1`` (:func:`par_call`, after the heuristic's call it
+    falls back on, drawn first as the card kernel draws it). A kernel of its own, so that the
+    card kernel and the drivers of line-ups without ``calls=1`` do not compile the par search.
+    ``nodes`` and ``value`` are not used (the search signature)."""
+    heuristic = choose_heuristic(S, P, STR, MS, rng, prm[ROLLOUT:], mask, FAMILY_KOUT)
+    W, tt = _workspace(P)
+    D = np.empty(S_SIZE, dtype=np.int64)
+    T = np.empty(S_SIZE, dtype=np.int64)
+    return par_call(S, P, STR, MS, rng, prm, mask, heuristic, W, tt, D, T, max(1, int(prm[0])))
+
+
+def _decision(family: int) -> Callable[..., int]:
+    card = pimc_baloot if family == FAMILY_BALOOT else pimc_kout
+
+    def decide(
+        S: np.ndarray,
+        P: np.ndarray,
+        STR: np.ndarray,
+        MS: np.ndarray,
+        rng: np.ndarray,
+        prm: np.ndarray,
+        mask: int,
+        nodes: np.ndarray,
+        value: np.ndarray,
+    ) -> int:
+        """PIMC's decision for the seat to act in ``S``, called from Python: the par call of
+        ``calls=1`` at a Kout call, else the card kernel (as the drivers choose)."""
+        if family == FAMILY_KOUT and S[S_PHASE] != PH_PLAY and prm[CALLS] != 0:
+            return int(par_kout(S, P, STR, MS, rng, prm, mask, nodes, value))
+        return int(card(S, P, STR, MS, rng, prm, mask, nodes, value))
+
+    return decide
+
+
+PIMC = {FAMILY_KOUT: _decision(FAMILY_KOUT), FAMILY_BALOOT: _decision(FAMILY_BALOOT)}
+"""PIMC's decision per family, called from Python (tests, the bench): the kernel the drivers
+call for it."""

@@ -7,15 +7,18 @@ calls, the cards played and by whom, the Baloot face-up card) and draws randomne
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..engine._jit import jit_leaf, lowest_bit, nth_bit, popcount
 from ..engine.layout import FAMILY_BALOOT, PH_AUCTION, PH_PLAY, S_PHASE
 from ..engine.rng import below
 from .heuristic import choose_heuristic
-from .ismcts import CALLS, N_INT_ROWS, ROLLOUT, search_baloot, search_kout
-from .kinds import KIND_HEURISTIC, KIND_ISMCTS, KIND_PIMC, KIND_RANDOM, NO_SEARCH, SEARCH_PIMC
-from .pimc import pimc_baloot, pimc_kout
+from .ismcts import CALLS, N_INT_ROWS, ROLLOUT
+from .kinds import KIND_HEURISTIC, KIND_ISMCTS, KIND_PIMC, KIND_RANDOM, NO_SEARCH
+from .pimc import CALLS as PIMC_CALLS
+from .pimc import ROLLOUT as PIMC_ROLLOUT
 
 
 @jit_leaf
@@ -39,38 +42,51 @@ def choose(
     mask: int,
     nodes: np.ndarray,
     value: np.ndarray,
+    searches: tuple[Callable[..., int], ...],
     searching: int,
     family: int,
 ) -> int:
     """The phase-relative action (a bit of ``mask``) chosen by a policy of ``kind``.
 
     ``MS`` is the match state (score before the hand; zeros for independent hands), ``prm`` the
-    seat's float64 parameter row, ``nodes``/``value`` the search node pool (see :func:`workspace`).
-    ``searching`` (the line-up's search class, :data:`kinds.SEARCH_PIMC` ...) and ``family`` are
+    seat's float64 parameter row, ``nodes``/``value`` the search node pool (see :func:`workspace`),
+    ``searches`` the line-up's search kernels as pointers (ISMCTS, PIMC's cards, PIMC's
+    ``calls=1`` bids)
+    (:func:`kout_sim.players.searches.search_pointers`; anything in a driver without a search).
+    ``searching`` (the line-up's search class, :data:`kinds.NO_SEARCH` or not) and ``family`` are
     closure constants of each driver (this dispatcher is inlined up to it): drivers of line-ups
-    without a search seat never compile a search, ISMCTS drivers never the double-dummy search of
-    PIMC, and no driver the other family's policies.
+    without a search seat never type a search call, and no driver the other family's policies. The
+    searches themselves are compiled once each and called through their address, not compiled
+    into the drivers (docs/compile.md, rule 11).
     """
     if kind == KIND_RANDOM:
         return choose_random(S, rng, prm, mask)
     if mask & (mask - 1) == 0:
         return lowest_bit(mask)  # one legal action: nothing to decide
+    calling = S[S_PHASE] != PH_PLAY
     if kind == KIND_HEURISTIC or (
-        searching != NO_SEARCH and kind == KIND_ISMCTS and prm[CALLS] == 0 and S[S_PHASE] != PH_PLAY
+        searching != NO_SEARCH
+        and calling
+        and (
+            (kind == KIND_ISMCTS and prm[CALLS] == 0)
+            or (kind == KIND_PIMC and (family == FAMILY_BALOOT or prm[PIMC_CALLS] == 0))
+        )
     ):
-        # an ISMCTS seat with calls=0 makes its calls with its rollout heuristic. One call site
-        # of the heuristic for both (compile time: each call site emits the heuristic again)
+        # a search seat with calls=0 (PIMC in Baloot always) makes its calls with its heuristic
+        # row (the same slot for both). One call site of the heuristic for all (compile time:
+        # each call site emits the heuristic again)
         row = prm if kind == KIND_HEURISTIC else prm[ROLLOUT:]
         return choose_heuristic(S, P, STR, MS, rng, row, mask, family)
     if searching != NO_SEARCH and kind == KIND_ISMCTS:  # the class test comes first: pruned
-        if family == FAMILY_BALOOT:
-            return search_baloot(S, P, STR, MS, rng, prm, mask, nodes, value)
-        return search_kout(S, P, STR, MS, rng, prm, mask, nodes, value)
-    if searching == SEARCH_PIMC and kind == KIND_PIMC:
-        if family == FAMILY_BALOOT:
-            return pimc_baloot(S, P, STR, MS, rng, prm, mask)
-        return pimc_kout(S, P, STR, MS, rng, prm, mask)
+        return searches[0](S, P, STR, MS, rng, prm, mask, nodes, value)
+    if searching != NO_SEARCH and kind == KIND_PIMC:
+        if calling:  # Kout, calls=1: the par bid
+            return searches[2](S, P, STR, MS, rng, prm, mask, nodes, value)
+        return searches[1](S, P, STR, MS, rng, prm, mask, nodes, value)
     return -1
+
+
+assert PIMC_ROLLOUT == ROLLOUT  # one heuristic row slot for both search kinds
 
 
 @jit_leaf

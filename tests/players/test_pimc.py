@@ -13,6 +13,7 @@ from kout_sim.players import parse_lineup
 from kout_sim.players import sampler as SP
 from kout_sim.players.heuristic import choose_heuristic
 from kout_sim.players.pimc import PIMC, ROLLOUT, baloot_net, baloot_threshold
+from kout_sim.players.searches import no_pool
 from kout_sim.rules import Rules, get_rules
 from kout_sim.sim import play_hands, play_matches
 from kout_sim.solver import Solver
@@ -37,7 +38,7 @@ def _decide(preset: str, S: np.ndarray, rng: np.ndarray, spec: str = "pimc:sampl
     fam = int(P[L.P_FAMILY])
     mask = int(legal_mask(S, P, STR, fam))
     MS = np.zeros(L.M_SIZE, dtype=np.int64)
-    action = int(PIMC[fam](S.copy(), P, STR, MS, rng, _row(preset, spec), mask))
+    action = int(PIMC[fam](S.copy(), P, STR, MS, rng, _row(preset, spec), mask, *no_pool()))
     assert (mask >> action) & 1, "PIMC chose an illegal action"
     return action
 

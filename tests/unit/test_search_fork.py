@@ -21,6 +21,7 @@ from kout_sim.players import parse_lineup
 from kout_sim.players.ismcts import N_INT_ROWS, SEARCH
 from kout_sim.players.kinds import KIND_ISMCTS, KIND_PIMC
 from kout_sim.players.pimc import PIMC
+from kout_sim.players.searches import no_pool
 from kout_sim.replay import replay_hand
 from kout_sim.rules import Rules, get_rules
 from kout_sim.sim import bid_fork as BF
@@ -158,7 +159,9 @@ def _restricted_choice(hand: Hand, S: np.ndarray, rng: np.ndarray, allowed: int)
         search = SEARCH[family]
         return int(search(S.copy(), hand.P, hand.STR, MS, rng.copy(), row, allowed, nodes, value))
     if hand.kinds[seat] == KIND_PIMC:
-        return int(PIMC[family](S.copy(), hand.P, hand.STR, MS, rng.copy(), row, allowed))
+        return int(
+            PIMC[family](S.copy(), hand.P, hand.STR, MS, rng.copy(), row, allowed, *no_pool())
+        )
     return None
 
 
