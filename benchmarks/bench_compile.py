@@ -29,6 +29,24 @@ FIRST_RUNS = {
     "kout_bh_4 heuristic matches": ["simulate", "--preset", "kout_bh_4", "--matches", "200"],
     "baloot heuristic matches": ["simulate", "--preset", "baloot", "--matches", "200"],
     "kout_bo_4 random hands": ["simulate", "--players", "random", "--hands", "100000"],
+    "kout_bo_4 ismcts hands": [
+        "simulate",
+        "--players",
+        "ismcts:iterations=20",
+        "--players",
+        "heuristic",
+        "--hands",
+        "4",
+    ],
+    "kout_bo_4 pimc hands": [
+        "simulate",
+        "--players",
+        "pimc:samples=2",
+        "--players",
+        "heuristic",
+        "--hands",
+        "4",
+    ],
 }
 
 CACHED_START = """

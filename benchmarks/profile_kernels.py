@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from kout_sim.drivers.play import (
+from kout_sim.drivers.loop import (
     ALL,
     NO_SEARCHES,
     Context,
@@ -35,11 +35,11 @@ from kout_sim.drivers.play import (
     context,
     deal_alone,
     new_lanes,
-    new_rows,
     play_hand,
-    record_hand,
     seed_lanes,
 )
+from kout_sim.drivers.play import new_rows
+from kout_sim.drivers.record import record_hand
 from kout_sim.engine import kout
 from kout_sim.engine._jit import copy_into, jit, jit_entry
 from kout_sim.engine.game import apply_action, legal_mask

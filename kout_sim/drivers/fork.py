@@ -78,7 +78,7 @@ from ..engine.layout import (
 )
 from ..engine.rng import seed_stream
 from ..players.kinds import NO_SEARCH
-from .play import (
+from .loop import (
     ALL,
     NO_SEARCHES,
     Context,

@@ -14,7 +14,7 @@ global action id of each decision made (a card id, or ``CALL`` + the call).
 Without a search, one entry point per family (a closure constant, as in
 :mod:`kout_sim.drivers.play`), compiled on its first call only; a searching line-up plays out
 through its class's one batch entry (``play._searching``), so the search is emitted once for
-hands, matches and play-outs. Both run :func:`kout_sim.drivers.play.play_hand`, the loop every
+hands, matches and play-outs. Both run :func:`kout_sim.drivers.loop.play_hand`, the loop every
 driver runs (the same decisions and the same draws).
 """
 
@@ -28,19 +28,21 @@ from ..engine._jit import jit_alloc
 from ..engine.game import apply_action
 from ..engine.layout import FAMILY_BALOOT, FAMILY_KOUT, P_FAMILY
 from ..players.kinds import NO_SEARCH, search_class
-from .play import (
-    KERNELS,
+from .loop import (
     MODE_PLAY_OUT,
-    NO_ACTIONS,
-    NO_MATCHES,
     NO_SEARCHES,
-    NO_TRACE,
     SEARCHING,
     context,
-    new_rows,
     play_hand,
-    scratch,
     scratch_row,
+)
+from .play import (
+    KERNELS,
+    NO_ACTIONS,
+    NO_MATCHES,
+    NO_TRACE,
+    new_rows,
+    scratch,
     searches_of,
 )
 

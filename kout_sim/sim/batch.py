@@ -83,10 +83,10 @@ def check_seed(seed: object, name: str = "seed") -> int:
 COMPILE_SECONDS = {
     ("kout", NO_SEARCH): 30,
     ("baloot", NO_SEARCH): 30,
-    ("kout", SEARCH_ISMCTS): 50,
-    ("baloot", SEARCH_ISMCTS): 50,
-    ("kout", SEARCH_PIMC): 80,
-    ("baloot", SEARCH_PIMC): 80,
+    ("kout", SEARCH_ISMCTS): 40,
+    ("baloot", SEARCH_ISMCTS): 40,
+    ("kout", SEARCH_PIMC): 70,
+    ("baloot", SEARCH_PIMC): 70,
 }
 """Roughly how long the first run of a family compiles, by the line-up's search class (none,
 ISMCTS, PIMC: :mod:`kout_sim.players.kinds`; one core of the project's machine, an empty cache;

@@ -115,7 +115,7 @@ def test_kernel_cache_relative_imports_resolve() -> None:
     assert J.PACKAGE / "__init__.py" not in deps
     fork = J._imports(J.PACKAGE / "drivers" / "fork.py")
     assert J.PACKAGE / "engine" / "layout.py" in fork
-    assert J.PACKAGE / "drivers" / "play.py" in fork
+    assert J.PACKAGE / "drivers" / "loop.py" in fork  # from .loop import (...)
 
 
 def test_kernel_cache_digest_changes_with_an_imported_source(
