@@ -342,10 +342,12 @@ def _apply_auction(S: np.ndarray, P: np.ndarray, call: int) -> None:
 # ---- completion, projects, doubling (RULES.md 3.2.6, 3.3, 3.5) -----------------------------------
 
 
-@jit
+@jit_leaf
 def completion_masks(S: np.ndarray, out: np.ndarray, offset: int) -> None:
     """Add to ``out[offset + seat]`` the cards each seat receives from the stock ``S[B_STOCK:]``,
-    dealt in priority order (the face-up taker receives two, the others three)."""
+    dealt in priority order (the face-up taker receives two, the others three). A leaf: its two
+    callers pass ``out`` as the state (C-contiguous) and as a result row (strided), which made
+    two compiled signatures of a kernel of a few lines."""
     dealer = S[S_DEALER]
     k = 0
     for p in range(4):

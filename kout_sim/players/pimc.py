@@ -49,7 +49,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..engine import dd as K
-from ..engine._jit import copy_into, jit, jit_alloc, lowest_bit
+from ..engine._jit import copy_into, jit, jit_alloc, jit_leaf, lowest_bit
 from ..engine.baloot import _score as baloot_score
 from ..engine.kout import may_name_trump
 from ..engine.layout import (
@@ -205,7 +205,7 @@ def team_value(C: np.ndarray, total: int, mine: bool) -> int:
     return C[K.C_N_TRICKS] - total
 
 
-@jit
+@jit_leaf
 def par_counts(
     P: np.ndarray,
     STR: np.ndarray,
@@ -235,68 +235,6 @@ def par_counts(
         best = K.best_contract(F, P, STR, W, tt, t, floor)
         for c in range(floor, best + 1):
             counts[t, c] += 1
-
-
-@jit_alloc
-def par_call(
-    S: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
-    MS: np.ndarray,
-    rng: np.ndarray,
-    prm: np.ndarray,
-    mask: int,
-    heuristic: int,
-    W: np.ndarray,
-    tt: np.ndarray,
-    D: np.ndarray,
-    F: np.ndarray,
-    samples: int,
-) -> int:
-    """A Kout call from the par of ``samples`` sampled deals (module notes): a bid, a pass or the
-    trump."""
-    seat = S[S_TO_ACT]
-    auction = S[S_PHASE] == PH_AUCTION
-    floor = max(S[S_HIGH_BID] + 1, P[P_BID_MIN]) if auction else S[S_HIGH_BID]
-    if floor > P[P_BID_MAX]:
-        return heuristic
-    counts = np.zeros((4, 64), dtype=np.int64)
-    x = np.zeros(K.X_SIZE, dtype=np.int64)
-    tries = max(1, int(prm[5])) if prm[4] != 0 else 0  # the auction so far; 0: exact sampler
-    R = np.empty(D.shape[0], dtype=np.int64)
-    for _ in range(samples):
-        t = 0
-        top = np.int64(-1)
-        while True:  # with auction=1: rejection against the calls so far (.auction)
-            if determinize(S, P, STR, seat, rng, D) < 0:
-                return heuristic
-            t += 1
-            if tries == 0:
-                break
-            top = reject_step(D, S, P, MS, prm[ROLLOUT:], seat, rng, tries, t, top, F, R)
-            if top < 0:
-                break
-        par_counts(P, STR, W, tt, D, F, x, seat, floor, counts)
-    if not auction:  # the trump that makes the contract in the most samples
-        best = -1
-        for t in range(4):
-            if (mask >> (TRUMP + t)) & 1 and (best < 0 or counts[t, floor] > counts[best, floor]):
-                best = t
-        h = heuristic - TRUMP
-        if 0 <= h < 4 and (mask >> heuristic) & 1 and counts[h, floor] == counts[best, floor]:
-            return heuristic
-        return TRUMP + best
-    need = prm[3] * samples
-    bid = 0
-    for c in range(floor, P[P_BID_MAX] + 1):
-        for t in range(4):
-            if counts[t, c] > 0 and counts[t, c] >= need:
-                bid = c
-    if bid > 0 and (mask >> bid) & 1:
-        return bid
-    if (mask >> PASS) & 1:
-        return PASS
-    return lowest_bit(mask)  # 1.3 / 2.3: the dealer may not pass: the lowest bid
 
 
 def _make_pimc(family: int) -> Callable[..., int]:
@@ -383,7 +321,7 @@ def _make_pimc(family: int) -> Callable[..., int]:
                     card = lowest_bit(m)
                     m &= m - 1
                     total = K.total_of(D, C, out[card])
-                    if objective == 3:
+                    if family == FAMILY_BALOOT and objective == 3:  # the family first: pruned
                         sums[card] += baloot_net(D, P, n_all, total, seat & 1, T)
                         continue
                     v = team_value(C, total, mine)
@@ -420,15 +358,58 @@ def par_kout(
     nodes: np.ndarray,
     value: np.ndarray,
 ) -> int:
-    """A Kout PIMC seat's call with ``calls=1`` (:func:`par_call`, after the heuristic's call it
-    falls back on, drawn first as the card kernel draws it). A kernel of its own, so that the
-    card kernel and the drivers of line-ups without ``calls=1`` do not compile the par search.
-    ``nodes`` and ``value`` are not used (the search signature)."""
+    """A Kout PIMC seat's call with ``calls=1``: from the par of ``samples`` sampled deals (module
+    notes), a bid, a pass or the trump; the heuristic's call (drawn first, as the card kernel
+    draws it) where the par says nothing. A kernel of its own, so that the card kernel and the
+    drivers of line-ups without ``calls=1`` do not compile the par search. ``nodes`` and ``value``
+    are not used (the search signature)."""
     heuristic = choose_heuristic(S, P, STR, MS, rng, prm[ROLLOUT:], mask, FAMILY_KOUT)
     W, tt = _workspace(P)
     D = np.empty(S_SIZE, dtype=np.int64)
-    T = np.empty(S_SIZE, dtype=np.int64)
-    return par_call(S, P, STR, MS, rng, prm, mask, heuristic, W, tt, D, T, max(1, int(prm[0])))
+    F = np.empty(S_SIZE, dtype=np.int64)
+    samples = max(1, int(prm[0]))
+    seat = S[S_TO_ACT]
+    auction = S[S_PHASE] == PH_AUCTION
+    floor = max(S[S_HIGH_BID] + 1, P[P_BID_MIN]) if auction else S[S_HIGH_BID]
+    if floor > P[P_BID_MAX]:
+        return heuristic
+    counts = np.zeros((4, 64), dtype=np.int64)
+    x = np.zeros(K.X_SIZE, dtype=np.int64)
+    tries = max(1, int(prm[5])) if prm[4] != 0 else 0  # the auction so far; 0: exact sampler
+    R = np.empty(D.shape[0], dtype=np.int64)
+    for _ in range(samples):
+        t = 0
+        top = np.int64(-1)
+        while True:  # with auction=1: rejection against the calls so far (.auction)
+            if determinize(S, P, STR, seat, rng, D) < 0:
+                return heuristic
+            t += 1
+            if tries == 0:
+                break
+            top = reject_step(D, S, P, MS, prm[ROLLOUT:], seat, rng, tries, t, top, F, R)
+            if top < 0:
+                break
+        par_counts(P, STR, W, tt, D, F, x, seat, floor, counts)
+    if not auction:  # the trump that makes the contract in the most samples
+        best = -1
+        for t in range(4):
+            if (mask >> (TRUMP + t)) & 1 and (best < 0 or counts[t, floor] > counts[best, floor]):
+                best = t
+        h = heuristic - TRUMP
+        if 0 <= h < 4 and (mask >> heuristic) & 1 and counts[h, floor] == counts[best, floor]:
+            return heuristic
+        return TRUMP + best
+    need = prm[3] * samples
+    bid = 0
+    for c in range(floor, P[P_BID_MAX] + 1):
+        for t in range(4):
+            if counts[t, c] > 0 and counts[t, c] >= need:
+                bid = c
+    if bid > 0 and (mask >> bid) & 1:
+        return bid
+    if (mask >> PASS) & 1:
+        return PASS
+    return lowest_bit(mask)  # 1.3 / 2.3: the dealer may not pass: the lowest bid
 
 
 def _decision(family: int) -> Callable[..., int]:
