@@ -443,3 +443,33 @@ class KernelPointer(types.WrapperAddressProtocol):
 
     def __repr__(self) -> str:
         return f"KernelPointer({getattr(self.kernel, '__name__', self.kernel)}, {self._signature})"
+
+
+def _import_arraymath_without_scipy() -> None:
+    """Import numba's ``numba.np.arraymath`` with its BLAS probe answered by whether scipy is
+    installed, without importing ``scipy.linalg``.
+
+    numba imports ``arraymath`` when it first compiles or loads a kernel, and the module's import
+    probes for BLAS (for ``np.cov`` and ``np.corrcoef``) by importing ``scipy.linalg.cython_blas``:
+    the whole ``scipy.linalg`` package, 0.3 s of every cached start (docs/compile.md). No kernel
+    here uses BLAS; numba's linear algebra still imports and checks scipy itself when a kernel
+    does (``numba.np.linalg.ensure_blas``, restored before this returns).
+    """
+    import importlib.util
+
+    from numba.np import linalg
+
+    real = linalg.ensure_blas
+
+    def scipy_installed() -> None:
+        if importlib.util.find_spec("scipy") is None:
+            raise ImportError("scipy is not installed")
+
+    linalg.ensure_blas = scipy_installed
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        linalg.ensure_blas = real
+
+
+_import_arraymath_without_scipy()
