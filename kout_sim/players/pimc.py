@@ -232,7 +232,7 @@ def par_counts(
     for t in range(4):
         if not may_name_trump(P, D[S_HAND + seat], t):
             continue
-        best = K.best_contract(F, P, STR, W, tt, t, floor)
+        best = K.best_contract(F, P, STR, W, tt, t, floor, K.NO_CLASS, K.NO_CLASS)
         for c in range(floor, best + 1):
             counts[t, c] += 1
 

@@ -14,7 +14,7 @@ from kout_sim import load, simulate
 from kout_sim.drivers.play import hand_traced
 from kout_sim.engine import layout as L
 from kout_sim.engine.tables import tables_of
-from kout_sim.rules import get_rules
+from kout_sim.rules import KoutPreset, get_rules
 from kout_sim.sim import play_hands
 from kout_sim.sim.batch import lineup_of
 from kout_sim.solver import Solver, _baloot_made, dd_columns, solve
@@ -49,6 +49,48 @@ def test_dd_columns_are_the_solve_of_each_hand(preset: str, tmp_path: Path) -> N
     makeable = hands.filter(pl.col("dd_made"))
     assert (makeable["dd_par_contract"] >= makeable["contract"]).all()
     assert hands["dd_points"].null_count() == len(hands)
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        ("kout_bo_4", None),
+        ("kout_bo_4", {"joker_lead_scope": "anyone"}),
+        ("kout_bh_4", None),
+    ],
+    ids=str,
+)
+def test_dd_par_columns_are_the_highest_contract_solved_contract_by_contract(
+    preset: str, options: dict[str, Any] | None
+) -> None:
+    """RULES.md 1.6(a)(b), 2.8-2.9: every contract is solved as its own game. The par columns (the
+    played trump's class answered by the hand's own value, the groups of contracts searched
+    upwards) are the highest contract whose own solve reaches it, over every trump the bidder may
+    name, the first of S H D C on a tie."""
+    from kout_sim.engine import dd as K
+    from kout_sim.engine import kout as KE
+    from kout_sim.solver import first_leads_of
+
+    rules = get_rules(preset, options)
+    kout = rules.preset
+    assert isinstance(kout, KoutPreset)
+    rows = play_hands(rules, 6, 17, "heuristic", workers=1)
+    solver = Solver(rules)
+    X = first_leads_of(rows, rules)
+    got = solver.solve_rows(X, par=True)
+    for i, x in enumerate(X):
+        best, best_trump = 0, -1
+        for trump in range(4):
+            hand = int(x[K.X_HAND + x[K.X_BIDDER]])
+            if not KE.may_name_trump(solver.P, hand, trump):
+                continue
+            for contract in range(kout.bid_min, kout.bid_max + 1):
+                y = x.copy()
+                y[K.X_TRUMP], y[K.X_CONTRACT] = trump, contract
+                value = int(solver.solve_rows(y[None, :], par=False)[0, K.O_VALUE])
+                if value >= contract and contract > best:
+                    best, best_trump = contract, trump
+        assert (int(got[i, K.O_PAR]), int(got[i, K.O_PAR_TRUMP])) == (best, best_trump)
 
 
 def test_dd_columns_do_not_depend_on_the_worker_count(tmp_path: Path) -> None:
