@@ -140,11 +140,15 @@ FIRST_DEALER_RANDOM = -2
 # under that trump; other cards rank by STR[T_LED, card] when of the led suit, else 0 (never win).
 # STR[T_POINTS + row, card]: card points (Baloot). STR[T_RUN1 / T_RUN2, pattern]: the maximal runs of
 # an 8-bit rank pattern of one suit (7 .. A), as project codes (Baloot projects, 0 = none).
+# STR[T_ABOVE_LED / T_ABOVE_TRUMP, card] (Baloot): the cards of its suit that outrank it (a card
+# mask), by the order of a plain suit and by the order of the trump suit (RULES.md 3.1).
 T_LED = 4
 T_NO_TRUMP = 5
 T_POINTS = 6
 T_RUN1 = 12
 T_RUN2 = 13
+T_ABOVE_LED = 14
+T_ABOVE_TRUMP = 15
 T_ROWS = 16
 T_COLS = 256
 STRENGTH_TRUMP_BASE = 50

@@ -177,6 +177,13 @@ def _baloot_tables(opt: Mapping[str, Any], P: np.ndarray, STR: np.ndarray) -> No
             for trump in range(C.N_SUITS):
                 STR[L.T_POINTS + trump, card] = trump_pts if suit == trump else plain_pts
             STR[suit, card] = L.STRENGTH_TRUMP_BASE + trump_order
+        ids = [C.card_id(suit, C.RANKS.index(rank)) for rank in _BALOOT_RANKS]
+        for card in ids:
+            for other in ids:
+                if STR[L.T_LED, other] > STR[L.T_LED, card]:
+                    STR[L.T_ABOVE_LED, card] |= 1 << other
+                if STR[suit, other] > STR[suit, card]:
+                    STR[L.T_ABOVE_TRUMP, card] |= 1 << other
     for pattern in range(256):
         codes = [*_run_codes(pattern), 0, 0]
         STR[L.T_RUN1, pattern] = codes[0]

@@ -62,6 +62,8 @@ from ..engine.layout import (
     S_TRICK,
     S_TRICKS,
     S_TRUMP,
+    T_ABOVE_LED,
+    T_ABOVE_TRUMP,
     T_LED,
     T_POINTS,
 )
@@ -434,16 +436,10 @@ def _order(STR: np.ndarray, trow: int, card: int) -> int:
 
 @jit
 def _is_master(STR: np.ndarray, trow: int, card: int, unseen: int) -> bool:
-    """True if no card the seat has not seen (``unseen`` mask) outranks ``card`` in its suit."""
-    suit = card // 13
-    o = _order(STR, trow, card)
-    m = unseen & (SUIT_BITS << (13 * suit))
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        if _order(STR, trow, c) > o:
-            return False
-    return True
+    """True if no card the seat has not seen (``unseen`` mask) outranks ``card`` in its suit (the
+    cards that outrank it: a row of the card tables, in the order of :func:`_order`)."""
+    row = T_ABOVE_TRUMP if card // 13 == trow else T_ABOVE_LED
+    return (unseen & STR[row, card]) == 0
 
 
 @jit
