@@ -216,22 +216,12 @@ LADDER_VALUE = _ladder_table((0, 1, 2, 5, 4, 3))
 SINGLE_VALUE = _ladder_table((0, 5, 4, 3, 2, 1))
 
 
-@jit
-def side_value(P: np.ndarray, hand: int, suit: int) -> tuple[float, float]:
-    """(expected tricks, ruffing value) of ``hand``'s cards of ``suit`` when it is not trump.
-
-    Side aces and kings (weaker at six players: more hands to ruff them); a void or a low
-    singleton can ruff once trumps are to spare.
-    """
-    cs = hand & P[P_SUIT_MASK + suit]
-    length = popcount(cs)
+def _side_entry(top: int, length: int, four: bool) -> tuple[float, float]:
+    """:func:`side_value` of a side suit whose Q, K, A are the bits 0, 1, 2 of ``top``, with
+    ``length`` cards (2: two or more), at four seats or more."""
+    ace, king, queen = (top >> 2) & 1, (top >> 1) & 1, top & 1
     if length == 0:
         return 0.0, 0.55
-    four = P[P_N_PLAYERS] <= 4
-    top = 13 * suit + 12
-    ace = (cs >> top) & 1
-    king = (cs >> (top - 1)) & 1
-    queen = (cs >> (top - 2)) & 1
     est = 0.0
     if ace != 0:
         est += 0.85 if four else 0.75
@@ -246,6 +236,27 @@ def side_value(P: np.ndarray, hand: int, suit: int) -> tuple[float, float]:
         est += 0.3
     ruff = 0.25 if (length == 1 and ace == 0) else 0.0
     return est, ruff
+
+
+# float64[2, 24, 2]: [four seats or fewer?, 3 * Q-K-A bits + min(length, 2)] -> (tricks, ruff)
+SIDE_VALUE = np.array(
+    [[_side_entry(i // 3, i % 3, four) for i in range(24)] for four in (True, False)]
+)
+
+
+@jit
+def side_value(P: np.ndarray, hand: int, suit: int) -> tuple[float, float]:
+    """(expected tricks, ruffing value) of ``hand``'s cards of ``suit`` when it is not trump.
+
+    Side aces and kings (weaker at six players: more hands to ruff them); a void or a low
+    singleton can ruff once trumps are to spare. Read from :data:`SIDE_VALUE` by the suit's
+    queen, king and ace and its length (a table: no branch on the cards).
+    """
+    cs = hand & P[P_SUIT_MASK + suit]
+    top = (cs >> (13 * suit + 10)) & 7
+    i = 3 * top + min(popcount(cs), 2)
+    six = 0 if P[P_N_PLAYERS] <= 4 else 1
+    return SIDE_VALUE[six, i, 0], SIDE_VALUE[six, i, 1]
 
 
 @jit
