@@ -25,6 +25,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+import numba
 import numpy as np
 
 from kout_sim.drivers.loop import (
@@ -41,7 +42,7 @@ from kout_sim.drivers.loop import (
 from kout_sim.drivers.play import new_rows
 from kout_sim.drivers.record import record_hand
 from kout_sim.engine import kout
-from kout_sim.engine._jit import copy_into, jit, jit_entry
+from kout_sim.engine._jit import _NO_NRT, copy_into
 from kout_sim.engine.game import apply_action, legal_mask
 from kout_sim.engine.layout import (
     FAMILY_KOUT,
@@ -66,6 +67,11 @@ from kout_sim.rules import get_rules
 from kout_sim.sim.batch import lineup_of
 
 STAGES = ("seed", "deal", "auction", "play", "row (reused)", "row (batch buffer)")
+# Compiled in each run, not cached: numba's cache would key these on this file alone, while they
+# inline the engine's kernels (an edit of the engine would leave a stale profile).
+jit = numba.njit(nogil=True, forceinline=True, **_NO_NRT)
+jit_entry = numba.njit(nogil=True, _noalias=True)
+
 KERNELS = ("copy", "legal_mask", "choose_random", "apply_action", "trick_winner", "record_hand")
 
 
