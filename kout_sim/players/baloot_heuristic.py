@@ -232,6 +232,74 @@ def _suit_pattern(hand: int, suit: int) -> int:
     return (hand >> (13 * suit + RANK7)) & 0xFF
 
 
+def _sun_suit(b: int) -> float:
+    """Sun strength of one suit whose 8-bit rank pattern is ``b`` (see :func:`evaluate_sun`)."""
+    v = 0.0
+    n = bin(b).count("1")
+    a = (b >> 7) & 1 != 0
+    t = (b >> 3) & 1 != 0
+    k = (b >> 6) & 1 != 0
+    if a:
+        v += 10.0
+        if n >= 4:
+            v += 2.5 * (n - 3)
+    if t:
+        if a:
+            v += 7.0
+        elif n >= 2:
+            v += 3.0
+    if k:
+        if a and t:
+            v += 3.0
+        elif (a or t) and n >= 3:
+            v += 2.0
+        elif n >= 3:
+            v += 1.0
+    return v
+
+
+def _hokum_trump(tb: int) -> float:
+    """Hokum strength of the trump suit whose rank pattern is ``tb`` (see :func:`evaluate_hokum`)."""
+    # bit: 7 8 9 T J Q K A
+    worth = (2.0, 2.0, 10.0, 5.0, 12.0, 3.0, 3.0, 7.0)
+    v = sum(w for i, w in enumerate(worth) if (tb >> i) & 1)
+    nt = bin(tb).count("1")
+    if nt > 2:
+        v += 2.0 * (nt - 2)
+    return v
+
+
+def _hokum_side(b: int, ruffs: bool) -> float:
+    """Hokum strength of a side suit whose rank pattern is ``b``, the hand holding two trumps or
+    more (``ruffs``) or not (see :func:`evaluate_hokum`)."""
+    v = 0.0
+    n = bin(b).count("1")
+    a = (b >> 7) & 1 != 0
+    t = (b >> 3) & 1 != 0
+    if a:
+        v += 6.0
+    if t:
+        if a:
+            v += 3.0
+        elif n >= 2:
+            v += 1.0
+    if a and t and (b >> 6) & 1 != 0:
+        v += 1.0
+    if ruffs:
+        if n == 0:
+            v += 3.0
+        elif n == 1 and not a:
+            v += 1.0
+    return v
+
+
+# float64 tables by an 8-bit rank pattern (every value a multiple of 0.5: the sums are exact, so
+# any order of adding them gives the same float)
+SUN_SUIT = np.array([_sun_suit(b) for b in range(256)])
+HOKUM_TRUMP = np.array([_hokum_trump(b) for b in range(256)])
+HOKUM_SIDE = np.array([[_hokum_side(b, ruffs) for b in range(256)] for ruffs in (False, True)])
+
+
 @jit
 def evaluate_sun(hand: int) -> float:
     """Sun strength of the card mask ``hand`` (int64, any number of cards; scalar float).
@@ -239,31 +307,14 @@ def evaluate_sun(hand: int) -> float:
     Per suit (RULES.md 3.1, Sun order A T K Q J 9 8 7): Ace 10; Ten 7 behind its Ace, 3 guarded by
     another card, 0 bare (it falls to the Ace); King 3 behind A+T, 2 with A or T in a suit of 3+,
     1 in a suit of 3+; 2.5 per card beyond three in a suit headed by its Ace (the long suit runs).
+    Read from :data:`SUN_SUIT` by each suit's rank pattern.
     """
-    v = 0.0
-    for suit in range(4):
-        b = _suit_pattern(hand, suit)
-        n = popcount(b)
-        a = (b >> 7) & 1 != 0
-        t = (b >> 3) & 1 != 0
-        k = (b >> 6) & 1 != 0
-        if a:
-            v += 10.0
-            if n >= 4:
-                v += 2.5 * (n - 3)
-        if t:
-            if a:
-                v += 7.0
-            elif n >= 2:
-                v += 3.0
-        if k:
-            if a and t:
-                v += 3.0
-            elif (a or t) and n >= 3:
-                v += 2.0
-            elif n >= 3:
-                v += 1.0
-    return v
+    return (
+        SUN_SUIT[_suit_pattern(hand, 0)]
+        + SUN_SUIT[_suit_pattern(hand, 1)]
+        + SUN_SUIT[_suit_pattern(hand, 2)]
+        + SUN_SUIT[_suit_pattern(hand, 3)]
+    )
 
 
 @jit
@@ -273,38 +324,15 @@ def evaluate_hokum(hand: int, trump: int) -> float:
     Trumps (RULES.md 3.1, order J 9 A T K Q 8 7): J 12, 9 10, A 7, T 5, K 3, Q 3, 8 2, 7 2, plus 2 per
     trump beyond two. Side suits: Ace 6, Ten 3 behind its Ace or 1 guarded, King 1 behind A+T; with
     two or more trumps a void side suit is worth 3 and a singleton (not an Ace) 1 (3.4.2: a void
-    player ruffs).
+    player ruffs). Read from :data:`HOKUM_TRUMP` and :data:`HOKUM_SIDE` by each suit's rank
+    pattern.
     """
     tb = _suit_pattern(hand, trump)
-    nt = popcount(tb)
-    # bit:            7    8    9    T    J     Q    K    A
-    v = 0.0
-    v += 2.0 * (tb & 1) + 2.0 * ((tb >> 1) & 1) + 10.0 * ((tb >> 2) & 1) + 5.0 * ((tb >> 3) & 1)
-    v += 12.0 * ((tb >> 4) & 1) + 3.0 * ((tb >> 5) & 1) + 3.0 * ((tb >> 6) & 1)
-    v += 7.0 * ((tb >> 7) & 1)
-    if nt > 2:
-        v += 2.0 * (nt - 2)
+    ruffs = 1 if popcount(tb) >= 2 else 0
+    v = HOKUM_TRUMP[tb]
     for suit in range(4):
-        if suit == trump:
-            continue
-        b = _suit_pattern(hand, suit)
-        n = popcount(b)
-        a = (b >> 7) & 1 != 0
-        t = (b >> 3) & 1 != 0
-        if a:
-            v += 6.0
-        if t:
-            if a:
-                v += 3.0
-            elif n >= 2:
-                v += 1.0
-        if a and t and (b >> 6) & 1 != 0:
-            v += 1.0
-        if nt >= 2:
-            if n == 0:
-                v += 3.0
-            elif n == 1 and not a:
-                v += 1.0
+        if suit != trump:
+            v += HOKUM_SIDE[ruffs, _suit_pattern(hand, suit)]
     return v
 
 

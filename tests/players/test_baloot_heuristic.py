@@ -127,3 +127,19 @@ def test_kawesh_whenever_it_may_3_2_7(calls: list[str]) -> None:
         hand.apply(action)
     assert hand.to_act == 1 and "kawesh" in hand.legal_actions()
     assert _choose(hand) == "kawesh"
+
+
+def test_hand_values_follow_their_rules_on_a_worked_hand() -> None:
+    """The hand values behind the heuristic's calls, worked by hand from their rules (RULES.md 3.1
+    orders; the values of ``evaluate_sun`` / ``evaluate_hokum``): J♠ 9♠ A♠ A♥ T♥ K♦ 7♣ 8♣."""
+    from kout_sim.players.baloot_heuristic import evaluate_hokum, evaluate_sun
+
+    hand = C.mask_of(C.parse_card(c) for c in ["JS", "9S", "AS", "AH", "TH", "KD", "7C", "8C"])
+    # Sun: A♠ 10 (three spades: no long-suit bonus); A♥ 10 and T♥ behind its Ace 7; K♦ bare 0
+    assert evaluate_sun(hand) == 27.0
+    # Hokum spades: J 12 + 9 10 + A 7 and one trump beyond two 2; hearts A 6 and T behind it 3;
+    # K♦ a singleton that is not an Ace, with two trumps or more 1; clubs nothing
+    assert evaluate_hokum(hand, C.SUITS.index("S")) == 41.0
+    # Hokum clubs: 7 2 + 8 2 (two trumps: no bonus); A♠ 6; A♥ 6 and T♥ behind it 3; with two
+    # trumps K♦ is a singleton that may ruff later 1
+    assert evaluate_hokum(hand, C.SUITS.index("C")) == 2.0 + 2.0 + 6.0 + 6.0 + 3.0 + 1.0
