@@ -81,8 +81,8 @@ def check_seed(seed: object, name: str = "seed") -> int:
 
 
 COMPILE_SECONDS = {
-    ("kout", NO_SEARCH): 30,
-    ("baloot", NO_SEARCH): 30,
+    ("kout", NO_SEARCH): 20,
+    ("baloot", NO_SEARCH): 20,
     ("kout", SEARCH_ISMCTS): 40,
     ("baloot", SEARCH_ISMCTS): 40,
     ("kout", SEARCH_PIMC): 70,
