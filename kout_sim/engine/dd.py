@@ -1422,9 +1422,9 @@ def best_contract(
     contracts from its lowest up until one fails, one null-window search each (one search
     generation per class of contracts, :func:`_rules_class`), a search that succeeds in a Kout Bo
     group skipping the contracts its fail-soft bound makes too; the first group that makes one
-    holds the answer. Most trumps of a par fail their lowest contract at once: one search. The contracts
-    of class ``known_class`` (-1: none) are answered by ``known_total``, the exact value of that
-    class's game with this trump, without a search."""
+    holds the answer. Most trumps of a par fail their lowest contract at once: one search. The
+    contracts of class ``known_class`` (-1: none) are answered by ``known_total``, the exact value
+    of that class's game with this trump, without a search."""
     C = W[R_C]
     low = max(P[P_BID_MIN], floor)
     top = P[P_BID_MAX]
