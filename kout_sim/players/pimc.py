@@ -364,15 +364,15 @@ def par_kout(
     drivers of line-ups without ``calls=1`` do not compile the par search. ``nodes`` and ``value``
     are not used (the search signature)."""
     heuristic = choose_heuristic(S, P, STR, MS, rng, prm[ROLLOUT:], mask, FAMILY_KOUT)
-    W, tt = _workspace(P)
-    D = np.empty(S_SIZE, dtype=np.int64)
-    F = np.empty(S_SIZE, dtype=np.int64)
-    samples = max(1, int(prm[0]))
     seat = S[S_TO_ACT]
     auction = S[S_PHASE] == PH_AUCTION
     floor = max(S[S_HIGH_BID] + 1, P[P_BID_MIN]) if auction else S[S_HIGH_BID]
     if floor > P[P_BID_MAX]:
-        return heuristic
+        return heuristic  # nothing left to bid: before the solver's workspace is allocated
+    W, tt = _workspace(P)
+    D = np.empty(S_SIZE, dtype=np.int64)
+    F = np.empty(S_SIZE, dtype=np.int64)
+    samples = max(1, int(prm[0]))
     counts = np.zeros((4, 64), dtype=np.int64)
     x = np.zeros(K.X_SIZE, dtype=np.int64)
     tries = max(1, int(prm[5])) if prm[4] != 0 else 0  # the auction so far; 0: exact sampler
