@@ -218,7 +218,7 @@ SINGLE_VALUE = _ladder_table((0, 5, 4, 3, 2, 1))
 
 def _side_entry(top: int, length: int, four: bool) -> tuple[float, float]:
     """:func:`side_value` of a side suit whose Q, K, A are the bits 0, 1, 2 of ``top``, with
-    ``length`` cards (2: two or more), at four seats or more."""
+    ``length`` cards (2: two or more), at four seats (``four``) or six."""
     ace, king, queen = (top >> 2) & 1, (top >> 1) & 1, top & 1
     if length == 0:
         return 0.0, 0.55
