@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import time
 from collections.abc import Callable
 
 import numba
 import numpy as np
+from profile_kernels import _median_seconds  # the script's folder is on the path
 
 from kout_sim.drivers.loop import NO_SEARCHES, context, deal_alone, new_lanes
 from kout_sim.engine._jit import copy_into
@@ -108,15 +107,6 @@ def _make_entry(family: int) -> Callable[..., int]:
         return total
 
     return entry
-
-
-def _median_seconds(call: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def profile(preset: str, repeats: int, seed: int = 1) -> dict[str, object]:

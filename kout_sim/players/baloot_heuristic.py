@@ -235,7 +235,7 @@ def _suit_pattern(hand: int, suit: int) -> int:
 def _sun_suit(b: int) -> float:
     """Sun strength of one suit whose 8-bit rank pattern is ``b`` (see :func:`evaluate_sun`)."""
     v = 0.0
-    n = bin(b).count("1")
+    n = popcount(b)
     a = (b >> 7) & 1 != 0
     t = (b >> 3) & 1 != 0
     k = (b >> 6) & 1 != 0
@@ -263,7 +263,7 @@ def _hokum_trump(tb: int) -> float:
     # bit: 7 8 9 T J Q K A
     worth = (2.0, 2.0, 10.0, 5.0, 12.0, 3.0, 3.0, 7.0)
     v = sum(w for i, w in enumerate(worth) if (tb >> i) & 1)
-    nt = bin(tb).count("1")
+    nt = popcount(tb)
     if nt > 2:
         v += 2.0 * (nt - 2)
     return v
@@ -273,7 +273,7 @@ def _hokum_side(b: int, ruffs: bool) -> float:
     """Hokum strength of a side suit whose rank pattern is ``b``, the hand holding two trumps or
     more (``ruffs``) or not (see :func:`evaluate_hokum`)."""
     v = 0.0
-    n = bin(b).count("1")
+    n = popcount(b)
     a = (b >> 7) & 1 != 0
     t = (b >> 3) & 1 != 0
     if a:
