@@ -44,7 +44,7 @@ from ..engine._jit import (
     lowest_bit,
     popcount,
 )
-from ..engine.game import apply_action, legal_mask
+from ..engine.game import apply_observed, legal_mask
 from ..engine.layout import (
     CALL,
     FAMILY_BALOOT,
@@ -173,7 +173,7 @@ def play_on(
     play the hand to its end with the line-up of ``ctx``, every choice drawn from ``rng``.
     Non-empty ``actions``/``legal`` receive the decisions after the forced one. Returns the number
     of those decisions, or -1 if a policy chose an illegal action."""
-    apply_action(S, ctx.P, ctx.STR, action, family)
+    apply_observed(S, ctx.P, ctx.STR, action, family)
     no_packed = np.empty(0, dtype=np.int32)
     return play_hand(
         S, MS, rng, ctx, row, actions, legal, no_packed, np.int64(-1), ALL, NO_SEARCH, family
@@ -332,7 +332,7 @@ def _fork_block(
                         copy_into(fork_rng, w.play)
                     copy_into(B, B0)
                     copy_into(branch_rng, fork_rng)  # every branch draws the same stream
-                    apply_action(B, P, ctx.STR, firsts[b], family)
+                    apply_observed(B, P, ctx.STR, firsts[b], family)
                 t = play_hand(
                     X,
                     MS,

@@ -21,7 +21,7 @@ from ..engine._jit import (
     popcount,
 )
 from ..engine.deal import deck_cards, first_dealer_in
-from ..engine.game import apply_action, legal_mask, start_hand
+from ..engine.game import apply_action, apply_observed, legal_mask, record_play, start_hand
 from ..engine.kout import record_card
 from ..engine.layout import (
     CALL,
@@ -171,8 +171,11 @@ def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
                 legal[t] = mask
             if t < packed.shape[0]:
                 packed[t] = code | (seat << 8) | (popcount(mask) << 12)
-            if searching != NO_SEARCH and family == FAMILY_KOUT and is_card:
-                record_card(S, seat, action)
+            if is_card and (searching != NO_SEARCH or limit >= 0):
+                # a state a sampler reads: a search's position, or one stopped mid-hand
+                if searching != NO_SEARCH and family == FAMILY_KOUT:
+                    record_card(S, seat, action)
+                record_play(S, P, STR, action, family)
             apply_action(S, P, STR, action, family)
             t += 1
         if n_calls % 8 != 0:
@@ -525,7 +528,7 @@ def _searching(
             if action >= 0:
                 if family == FAMILY_KOUT and w.S[S_PHASE] == PH_PLAY:
                     record_card(w.S, w.S[S_TO_ACT], action)
-                apply_action(w.S, P, ctx.STR, action, family)
+                apply_observed(w.S, P, ctx.STR, action, family)
         t = play_hand(
             w.S, MS, w.play, ctx, row, actions, no_trace, packed, limit, allowed, searching, family
         )

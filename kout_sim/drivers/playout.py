@@ -25,7 +25,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..engine._jit import jit_alloc
-from ..engine.game import apply_action
+from ..engine.game import apply_observed
 from ..engine.layout import FAMILY_BALOOT, FAMILY_KOUT, P_FAMILY
 from ..players.kinds import NO_SEARCH, search_class
 from .loop import (
@@ -66,7 +66,7 @@ def _make_entry(family: int) -> Callable[..., int]:
         actions: np.ndarray,
     ) -> int:
         if first >= 0:
-            apply_action(S, P, STR, first, family)
+            apply_observed(S, P, STR, first, family)
         legal = np.empty(0, dtype=np.int64)
         packed = np.empty(0, dtype=np.int32)
         ctx = context(P, STR, kinds, params, NO_SEARCHES)

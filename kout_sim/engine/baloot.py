@@ -704,7 +704,9 @@ def _score(S: np.ndarray, P: np.ndarray) -> None:
 @jit
 def record_play(S: np.ndarray, P: np.ndarray, STR: np.ndarray, seat: int, card: int) -> None:
     """Add to ``S[S_VOIDS]`` what the play of ``card`` by ``seat`` shows about its hand, read off
-    :func:`legal_cards` (call before the card is applied; public information only)."""
+    :func:`legal_cards` (call before the card is applied; public information only). Not called by
+    :func:`apply_card`: only a state a sampler will read needs it, see
+    :func:`kout_sim.engine.game.apply_observed`."""
     k = S[S_N_IN_TRICK]
     trow = S[S_TRUMP]
     hokum = S[B_MODE] == MODE_HOKUM
@@ -751,7 +753,6 @@ def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None
     seat = S[S_TO_ACT]
     k = S[S_N_IN_TRICK]
     S[S_N_ACTIONS] += 1
-    record_play(S, P, STR, seat, card)
     if k == 0:
         S[S_LED] = card // 13
     S[S_HAND + seat] ^= ONE << card

@@ -16,7 +16,9 @@ from .layout import (
     B_STOCK,
     FAMILY_BALOOT,
     PH_COMPLETION,
+    PH_PLAY,
     S_PHASE,
+    S_TO_ACT,
 )
 
 
@@ -35,6 +37,30 @@ def apply_action(S: np.ndarray, P: np.ndarray, STR: np.ndarray, action: int, fam
         _apply_baloot(S, P, STR, action)
     else:
         kout.apply_action(S, P, STR, action)
+
+
+@jit_leaf
+def record_play(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int, family: int) -> None:
+    """Enter in ``S[S_VOIDS]`` what ``card``, about to be played by the seat to act, shows of its
+    hand (the voids and trump bands the samplers read; call before the card is applied).
+
+    The engine's ``apply_card`` does not: a hand played to its end by line-ups without a search
+    is never sampled, and the bookkeeping cost Baloot a sixth of its heuristic hand. Whoever keeps
+    a state a sampler will read (a search's real position, a position stopped mid-hand, a replay)
+    plays its cards through :func:`apply_observed`.
+    """
+    if family == FAMILY_BALOOT:
+        baloot.record_play(S, P, STR, S[S_TO_ACT], card)
+    else:
+        kout.record_play(S, P, S[S_TO_ACT], card)
+
+
+@jit_leaf
+def apply_observed(S: np.ndarray, P: np.ndarray, STR: np.ndarray, action: int, family: int) -> None:
+    """:func:`apply_action`, a card's public information entered first (:func:`record_play`)."""
+    if S[S_PHASE] == PH_PLAY:
+        record_play(S, P, STR, action, family)
+    apply_action(S, P, STR, action, family)
 
 
 @jit_leaf

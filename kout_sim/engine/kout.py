@@ -287,7 +287,9 @@ def _end_trick(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
 @jit
 def record_play(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
     """Add to ``S[S_VOIDS]`` what the play of ``card`` by ``seat`` shows about its hand, read off
-    :func:`legal_cards` (call before the card is applied; public information only)."""
+    :func:`legal_cards` (call before the card is applied; public information only). Not called by
+    :func:`apply_card`: only a state a sampler will read needs it, see
+    :func:`kout_sim.engine.game.apply_observed`."""
     base = seat * 8
     shown = np.int64(0)
     if card < 52:
@@ -324,7 +326,6 @@ def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None
     bit = np.int64(1) << card
     k = S[S_N_IN_TRICK]
     S[S_N_ACTIONS] += 1
-    record_play(S, P, seat, card)
     if k == 0:
         if (bit & P[P_JOKER_MASK]) != 0:
             if (bit & joker_lead_permission(S, P, seat)) != 0:

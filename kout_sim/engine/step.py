@@ -135,6 +135,12 @@ class NumbaHand:
         idx = self._index(action)
         if not (self.legal_mask() >> idx) & 1:
             raise ValueError(f"illegal action {action!r}")
+        seat = int(self.S[L.S_TO_ACT])
+        if self.phase == "play":  # what the card shows, for the samplers (game.record_play)
+            if self.baloot:
+                baloot.record_play(self.S, self.P, self.STR, seat, idx)
+            else:
+                kout.record_play(self.S, self.P, seat, idx)
         if self.baloot:
             baloot.apply_action(self.S, self.P, self.STR, idx)
             if self.phase == "completion" and self._completion is not None:

@@ -496,19 +496,23 @@ def _keep_value(
     protects it."""
     suit = card // 13
     v = 0.0
-    if trow < 4 and suit == trow:
-        v += KEEP_TRUMP + 0.5 * (STR[trow, card] - 50)  # STR trump values are 51..58
-    elif _is_master(STR, trow, card, unseen):
-        v += prm[PRM_KEEP]
+    trump = trow < 4 and suit == trow
+    if trump:
+        order = STR[trow, card]  # _order: the trump order, STR trump values 51..58
+        v += KEEP_TRUMP + 0.5 * (order - 50)
+    else:
+        order = STR[T_LED, card]
+        if unseen & STR[T_ABOVE_LED, card] == 0:  # _is_master of a card that is not trump
+            v += prm[PRM_KEEP]
     in_suit = hand & (SUIT_BITS << (13 * suit))
-    singleton = trow < 4 and suit != trow and popcount(in_suit) == 1
-    if singleton and hand & (SUIT_BITS << (13 * trow)) != 0:
+    n_suit = popcount(in_suit)
+    if trow < 4 and not trump and n_suit == 1 and hand & (SUIT_BITS << (13 * trow)) != 0:
         v -= prm[PRM_SHORT]  # a void in a side suit lets the trumps ruff (3.4.2)
-    ten = ONE << (13 * suit + 8)
-    guard = card % 13 != 8 and (in_suit & ten) != 0 and popcount(in_suit) == 2
-    if guard and not _is_master(STR, trow, 13 * suit + 8, unseen):
+    ten = 13 * suit + 8
+    guard = n_suit == 2 and card != ten and (in_suit >> ten) & 1 != 0
+    if guard and not _is_master(STR, trow, ten, unseen):
         v += 5.0  # keep the Ten guarded
-    return v + 0.1 * _order(STR, trow, card)
+    return v + 0.1 * order
 
 
 @jit
@@ -679,20 +683,27 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
     if k == 0:
         return _lead(S, STR, prm, seat, mask, hand, unseen, trow)
     led = S[S_LED]
-    best_i, best = winning_idx(S, STR)
+    best_i, _ = winning_idx(S, STR)
     win_card = S[S_TRICK + best_i]
     partner_wins = (((leader + best_i) % 4) & 1) == (seat & 1)
     last = k == 3
-    beats = 0
-    sure = 0
-    m = mask
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        if strength(STR, trow, led, c) > best:
-            beats |= 1 << c
-            if last or _holds(STR, trow, led, c, unseen, n_safe):
-                sure |= 1 << c
+    # the legal cards that beat the winner (strength() above best): higher cards of its suit, and
+    # every trump when a card of the led suit wins in Hokum (trump strengths exceed all others)
+    tmask = (SUIT_BITS << (13 * trow)) if trow < 4 else 0
+    if win_card // 13 == trow:
+        beats = mask & STR[T_ABOVE_TRUMP, win_card]
+    else:
+        beats = mask & (STR[T_ABOVE_LED, win_card] | tmask)
+    # those that surely hold (_holds): masters, and a led-suit card only when nobody can ruff
+    sure = beats
+    if not last:
+        sure = 0
+        m = beats
+        while m != 0:
+            c = lowest_bit(m)
+            m &= m - 1
+            if _holds(STR, trow, led, c, unseen, n_safe):
+                sure |= ONE << c
     if partner_wins:
         if last or _holds(STR, trow, led, win_card, unseen, n_safe):
             return _smear(STR, prm, trow, mask, hand, unseen)
