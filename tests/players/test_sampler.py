@@ -612,3 +612,34 @@ def test_hidden_swaps_change_nothing(preset: str) -> None:
                 assert np.array_equal(out1, out2)
                 swaps += 1
     assert swaps >= 20
+
+
+@pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_6", "baloot"])
+def test_a_plan_reused_draws_what_determinize_draws(preset: str) -> None:
+    """ISMCTS plans a position once and deals many times (``plan_position``, ``deal_hidden``): the
+    deals equal those of ``determinize`` on the same stream, draw after draw (the plan is read,
+    never changed), at positions with shown voids (a constrained class) and without."""
+    from kout_sim.bench import first_leads
+
+    rules = get_rules(preset)
+    P, STR = tables_of(rules)
+    constrained = 0
+    for tricks in (1, 3):
+        for S in first_leads(rules, 6, seed=3, tricks=tricks):
+            seat = int(S[L.S_TO_ACT])
+            known = np.empty(SP.MAX_SLOTS, dtype=np.int64)
+            need = np.empty(SP.MAX_SLOTS, dtype=np.int64)
+            cls = np.empty(SP.MAX_CLASSES, dtype=np.int64)
+            lo = np.empty((SP.MAX_SLOTS, SP.MAX_CLASSES), dtype=np.int64)
+            hi = np.empty((SP.MAX_SLOTS, SP.MAX_CLASSES), dtype=np.int64)
+            plan, V = SP.plan_position(S, P, STR, seat, known, need, cls, lo, hi)
+            constrained += int(plan[SP.PL_K] > 0)
+            a, b = np.empty(4, np.uint64), np.empty(4, np.uint64)
+            seed_stream(a, 5, tricks, 0)
+            b[:] = a
+            D1, D2 = np.empty_like(S), np.empty_like(S)
+            for _ in range(20):
+                assert SP.determinize(S, P, STR, seat, a, D1) == 0
+                assert SP.deal_hidden(S, P, seat, b, D2, known, need, cls, lo, hi, plan, V) == 0
+                assert np.array_equal(D1, D2)
+    assert constrained > 0  # some positions had a constrained class (the DP path)
