@@ -44,7 +44,7 @@ from ..engine.rng import below, next_u64
 from .auction import reject_step
 from .heuristic import choose_heuristic
 from .kinds import Param, auction_params
-from .sampler import MAX_CLASSES, MAX_SLOTS, deal_hidden, plan_position
+from .sampler import deal_hidden, knowledge_arrays, plan_position
 
 ISMCTS_PARAMS: tuple[Param, ...] = (
     Param("iterations", 0, 1000, 1, 1_000_000, "search iterations per decision"),
@@ -196,11 +196,7 @@ def _make_search(family: int) -> Callable[..., int]:
         replay = np.empty(S_SIZE, dtype=np.int64)
         tries = max(1, int(prm[6])) if prm[5] != 0 else 0  # 0: the exact sampler alone
         # what the seat knows is the same in every iteration: found once, dealt from each time
-        known = np.empty(MAX_SLOTS, dtype=np.int64)
-        need = np.empty(MAX_SLOTS, dtype=np.int64)
-        cls = np.empty(MAX_CLASSES, dtype=np.int64)
-        lo = np.empty((MAX_SLOTS, MAX_CLASSES), dtype=np.int64)
-        hi = np.empty((MAX_SLOTS, MAX_CLASSES), dtype=np.int64)
+        known, need, cls, lo, hi = knowledge_arrays()
         plan, V = plan_position(S, P, STR, seat, known, need, cls, lo, hi)
         for _ in range(iterations):
             t = 0

@@ -572,13 +572,21 @@ def determinize(
     int
         0, or -1 if the state is inconsistent (``out_S`` is then a plain copy).
     """
-    known = np.empty(MAX_SLOTS, dtype=np.int64)
-    need = np.empty(MAX_SLOTS, dtype=np.int64)
-    cls = np.empty(MAX_CLASSES, dtype=np.int64)
-    lo = np.empty((MAX_SLOTS, MAX_CLASSES), dtype=np.int64)
-    hi = np.empty((MAX_SLOTS, MAX_CLASSES), dtype=np.int64)
+    known, need, cls, lo, hi = knowledge_arrays()
     plan, V = plan_position(S, P, STR, seat, known, need, cls, lo, hi)
     return deal_hidden(S, P, seat, rng, out_S, known, need, cls, lo, hi, plan, V)
+
+
+@jit_alloc
+def knowledge_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Scratch ``known, need, cls, lo, hi`` for :func:`constraints` and :func:`plan_position`."""
+    return (
+        np.empty(MAX_SLOTS, dtype=np.int64),
+        np.empty(MAX_SLOTS, dtype=np.int64),
+        np.empty(MAX_CLASSES, dtype=np.int64),
+        np.empty((MAX_SLOTS, MAX_CLASSES), dtype=np.int64),
+        np.empty((MAX_SLOTS, MAX_CLASSES), dtype=np.int64),
+    )
 
 
 @jit_alloc

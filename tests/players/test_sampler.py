@@ -627,11 +627,7 @@ def test_a_plan_reused_draws_what_determinize_draws(preset: str) -> None:
     for tricks in (1, 3):
         for S in first_leads(rules, 6, seed=3, tricks=tricks):
             seat = int(S[L.S_TO_ACT])
-            known = np.empty(SP.MAX_SLOTS, dtype=np.int64)
-            need = np.empty(SP.MAX_SLOTS, dtype=np.int64)
-            cls = np.empty(SP.MAX_CLASSES, dtype=np.int64)
-            lo = np.empty((SP.MAX_SLOTS, SP.MAX_CLASSES), dtype=np.int64)
-            hi = np.empty((SP.MAX_SLOTS, SP.MAX_CLASSES), dtype=np.int64)
+            known, need, cls, lo, hi = SP.knowledge_arrays()
             plan, V = SP.plan_position(S, P, STR, seat, known, need, cls, lo, hi)
             constrained += int(plan[SP.PL_K] > 0)
             a, b = np.empty(4, np.uint64), np.empty(4, np.uint64)
