@@ -307,9 +307,11 @@ def _next_alloc(
 
 
 @jit_alloc
-def _deal_class(rng: np.ndarray, mask: int, counts: np.ndarray, out: np.ndarray, m: int) -> None:
-    """Deal the cards of ``mask`` uniformly: ``counts[i]`` of them to ``out[i]`` for i < m."""
-    cards = np.empty(64, dtype=np.int64)
+def _deal_class(
+    rng: np.ndarray, mask: int, counts: np.ndarray, out: np.ndarray, m: int, cards: np.ndarray
+) -> None:
+    """Deal the cards of ``mask`` uniformly: ``counts[i]`` of them to ``out[i]`` for i < m
+    (``cards``: int64[64] scratch)."""
     left = 0
     while mask != 0:
         cards[left] = lowest_bit(mask)
@@ -335,7 +337,16 @@ PL_OUT = PL_REM + MAX_SLOTS  # MAX_SLOTS: the cards of classes only one slot may
 PL_CON = PL_OUT + MAX_SLOTS  # MAX_CLASSES: the constrained class ids
 PL_SIZE = PL_CON + MAX_CLASSES  # MAX_CLASSES: cards of each constrained class
 PL_STRIDE = PL_SIZE + MAX_CLASSES  # MAX_CLASSES: its stride in the DP state
-PLAN_SIZE = PL_STRIDE + MAX_CLASSES
+# the scratch of a draw (overwritten by each draw: one plan serves one thread)
+PL_COUNTS = PL_STRIDE + MAX_CLASSES  # MAX_SLOTS: free cards each receiving slot takes
+PL_DEALT = PL_COUNTS + MAX_SLOTS  # MAX_SLOTS: the cards dealt to each receiving slot
+PL_DRAWN = PL_DEALT + MAX_SLOTS  # MAX_SLOTS: the deal by slot (deal_hidden's)
+PL_A = PL_DRAWN + MAX_SLOTS  # MAX_CLASSES: an allocation of the constrained classes
+PL_AMIN = PL_A + MAX_CLASSES  # MAX_CLASSES
+PL_AMAX = PL_AMIN + MAX_CLASSES  # MAX_CLASSES
+PL_ALLOC = PL_AMAX + MAX_CLASSES  # MAX_CLASSES * MAX_SLOTS: each class's cards by receiving slot
+PL_CARDS = PL_ALLOC + MAX_CLASSES * MAX_SLOTS  # 64: the cards of a class being dealt
+PLAN_SIZE = PL_CARDS + 64
 
 
 @jit_alloc
@@ -490,23 +501,26 @@ def draw_hidden(
     m = plan[PL_M]
     K = plan[PL_K]
     free = plan[PL_FREE]
-    counts = np.zeros(MAX_SLOTS, dtype=np.int64)
-    dealt = np.zeros(MAX_SLOTS, dtype=np.int64)
+    counts = plan[PL_COUNTS : PL_COUNTS + MAX_SLOTS]
+    dealt = plan[PL_DEALT : PL_DEALT + MAX_SLOTS]
+    cards = plan[PL_CARDS : PL_CARDS + 64]
+    for i in range(MAX_SLOTS):
+        counts[i] = 0
+        dealt[i] = 0
     if K == 0:
         for i in range(m):
             counts[i] = plan[PL_REM + plan[PL_SLOTS + i]]
-        _deal_class(rng, free, counts, dealt, m)
+        _deal_class(rng, free, counts, dealt, m, cards)
         for i in range(m):
             out[plan[PL_SLOTS + i]] |= dealt[i]
         return 0
     size = plan[PL_SIZE : PL_SIZE + K]
     stride = plan[PL_STRIDE : PL_STRIDE + K]
     con = plan[PL_CON : PL_CON + K]
-    a = np.empty(K, dtype=np.int64)
-    amin = np.empty(K, dtype=np.int64)
-    amax = np.empty(K, dtype=np.int64)
+    a = plan[PL_A : PL_A + K]
+    amin = plan[PL_AMIN : PL_AMIN + K]
+    amax = plan[PL_AMAX : PL_AMAX + K]
     state = plan[PL_T] - 1  # all constrained cards still to deal
-    alloc = np.zeros((K, MAX_SLOTS), dtype=np.int64)
     for i in range(m):
         s = plan[PL_SLOTS + i]
         rem_s = plan[PL_REM + s]
@@ -540,13 +554,14 @@ def draw_hidden(
                 return -1  # unreachable: rounding cannot exhaust the total
         taken = 0
         for j in range(K):
-            alloc[j, i] = a[j]
+            plan[PL_ALLOC + j * MAX_SLOTS + i] = a[j]
             taken += a[j]
             state -= a[j] * stride[j]
         counts[i] = rem_s - taken
-    _deal_class(rng, free, counts, dealt, m)
+    _deal_class(rng, free, counts, dealt, m, cards)
     for j in range(K):
-        _deal_class(rng, cls[con[j]], alloc[j], dealt, m)
+        alloc_j = plan[PL_ALLOC + j * MAX_SLOTS : PL_ALLOC + (j + 1) * MAX_SLOTS]
+        _deal_class(rng, cls[con[j]], alloc_j, dealt, m, cards)
     for i in range(m):
         out[plan[PL_SLOTS + i]] |= dealt[i]
     return 0
@@ -631,7 +646,7 @@ def deal_hidden(
     filled, its plan and table): a search drawing many deals from one position plans once. The
     same draws from ``rng`` as :func:`determinize`."""
     copy_into(out_S, S)  # a loop: the slice assignment pulls in numba's shape-error code
-    dealt = np.empty(MAX_SLOTS, dtype=np.int64)
+    dealt = plan[PL_DRAWN : PL_DRAWN + MAX_SLOTS]
     if draw_hidden(rng, plan, V, cls, lo, hi, dealt) < 0:
         return -1
     n = P[P_N_PLAYERS]
@@ -640,7 +655,7 @@ def deal_hidden(
             out_S[S_HAND + s] = known[s] | dealt[s]
     if P[P_FAMILY] == FAMILY_BALOOT:
         if need[STOCK] > 0:
-            cards = np.empty(BALOOT_STOCK, dtype=np.int64)
+            cards = plan[PL_CARDS : PL_CARDS + BALOOT_STOCK]  # the draw's scratch, free again
             stock = dealt[STOCK]
             for k in range(BALOOT_STOCK):
                 cards[k] = lowest_bit(stock)
