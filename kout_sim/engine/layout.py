@@ -193,6 +193,8 @@ S_JOKER_FORCED = 53  # mask of joker ids led rankless (RULES.md 1.8)
 #   bit seat * 8 + 7: the seat has played a card of the trump suit (2.4 is then fulfilled);
 #   Baloot only (4 seats, so bits 32.. are free): bit 32 + seat * 8 + r: the seat holds no trump
 #       of rank index r + 5 (7 .. A), shown by a play legal only without a higher trump (3.4.2-3).
+# Entered by engine.game.record_play where a state may be sampled (a search's position, a loop that
+# may stop mid-hand, NumbaHand), not by apply_card: a hand played out without a search has none.
 S_VOIDS = 54
 # Baloot (docs/baloot.md); S_TRUMP holds the table row (trump suit, or T_NO_TRUMP in Sun)
 B_FACE_UP = 56

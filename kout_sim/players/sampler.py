@@ -5,8 +5,9 @@ What a seat knows (only public state and its own hand are read, never another se
 
 * its own hand, the cards of completed tricks (``S_PLAYED``) and of the current trick;
 * how many cards every seat holds (from the trick counters, not from the hands);
-* ``S_VOIDS`` (:mod:`kout_sim.engine.layout`): what the plays so far have shown. The engine derives
-  it from the legal-move kernels: failing to follow shows a void (RULES.md 1.5, 2.6, 3.4.1; a joker
+* ``S_VOIDS`` (:mod:`kout_sim.engine.layout`): what the plays so far have shown, entered by
+  ``engine.game.record_play`` wherever a state may be sampled. The engine derives it from the
+  legal-move kernels: failing to follow shows a void (RULES.md 1.5, 2.6, 3.4.1; a joker
   is always legal, so it shows nothing, 1.5/2.6; a permitted joker lead makes trump the led suit,
   1.7), a rankless joker lead shows a hand of unleadable jokers only (1.8), a Hokum player who did
   not trump / overtrump shows no trump / no higher trump (3.4.2, 3.4.3), a trump led in a closed
