@@ -14,6 +14,7 @@ from .. import cards as C
 from ..rules import Rules
 from . import baloot, kout, match
 from . import layout as L
+from .state import state_view
 from .tables import tables_of
 
 Action = str | int
@@ -91,6 +92,11 @@ class NumbaHand:
         hand.S = S
         hand._completion = None
         return hand
+
+    @property
+    def fields(self) -> np.void:
+        """The state by field name (:func:`kout_sim.engine.state.state_view`: a view, no copy)."""
+        return state_view(self.S, "baloot" if self.baloot else "kout")
 
     @property
     def phase(self) -> str:

@@ -10,6 +10,7 @@ import pytest
 
 from kout_sim.engine import layout as L
 from kout_sim.engine.state import FIELDS, STATE_DTYPE, Kind, state_view
+from kout_sim.engine.step import NumbaHand
 from kout_sim.rules import get_rules
 from tests.unit._trace import trace
 
@@ -59,6 +60,8 @@ def test_the_view_reads_a_played_hand_by_name(preset: str) -> None:
             assert int(np.sum(view["card_points"])) == (130 if view["mode"] == L.MODE_SUN else 162)
     view["trump"] = 3
     assert S[L.S_TRUMP] == 3
+    stepped = NumbaHand.from_state(rules, S)
+    assert stepped.fields["trump"] == 3 and stepped.fields["dealer"] == S[L.S_DEALER]
 
 
 def test_a_state_of_the_wrong_shape_is_refused_in_one_line() -> None:
