@@ -14,6 +14,7 @@ from .. import cards as C
 from ..rules import Rules
 from . import baloot, kout, match
 from . import layout as L
+from .game import record_play
 from .state import state_view
 from .tables import tables_of
 
@@ -141,12 +142,8 @@ class NumbaHand:
         idx = self._index(action)
         if not (self.legal_mask() >> idx) & 1:
             raise ValueError(f"illegal action {action!r}")
-        seat = int(self.S[L.S_TO_ACT])
-        if self.phase == "play":  # what the card shows, for the samplers (game.record_play)
-            if self.baloot:
-                baloot.record_play(self.S, self.P, self.STR, seat, idx)
-            else:
-                kout.record_play(self.S, self.P, seat, idx)
+        if self.phase == "play":  # what the card shows, for the samplers
+            record_play(self.S, self.P, self.STR, idx, int(self.P[L.P_FAMILY]))
         if self.baloot:
             baloot.apply_action(self.S, self.P, self.STR, idx)
             if self.phase == "completion" and self._completion is not None:

@@ -454,18 +454,11 @@ def choose_double(S: np.ndarray, prm: np.ndarray, mask: int) -> int:
 # ---- card play -----------------------------------------------------------------------------------
 
 
-@jit_leaf
-def _order(STR: np.ndarray, trow: int, card: int) -> int:
-    """Rank order of ``card`` within its own suit (trump order for a trump; larger = higher)."""
-    if trow < 4 and card // 13 == trow:
-        return STR[trow, card]
-    return STR[T_LED, card]
-
-
 @jit
 def _is_master(STR: np.ndarray, trow: int, card: int, unseen: int) -> bool:
     """True if no card the seat has not seen (``unseen`` mask) outranks ``card`` in its suit (the
-    cards that outrank it: a row of the card tables, in the order of :func:`_order`)."""
+    cards that outrank it: a row of the card tables, in the trump order for a trump, else the
+    plain order, RULES.md 3.1)."""
     row = T_ABOVE_TRUMP if card // 13 == trow else T_ABOVE_LED
     return (unseen & STR[row, card]) == 0
 
@@ -498,10 +491,10 @@ def _keep_value(
     v = 0.0
     trump = trow < 4 and suit == trow
     if trump:
-        order = STR[trow, card]  # _order: the trump order, STR trump values 51..58
+        order = STR[trow, card]  # the trump order: STR trump values 51..58
         v += KEEP_TRUMP + 0.5 * (order - 50)
     else:
-        order = STR[T_LED, card]
+        order = STR[T_LED, card]  # the plain order
         if unseen & STR[T_ABOVE_LED, card] == 0:  # _is_master of a card that is not trump
             v += prm[PRM_KEEP]
     in_suit = hand & (SUIT_BITS << (13 * suit))
