@@ -40,10 +40,8 @@ from kout_sim.drivers.loop import (
     seed_lanes,
 )
 from kout_sim.drivers.play import new_rows
-from kout_sim.drivers.record import record_hand
-from kout_sim.engine import kout
 from kout_sim.engine._jit import _NO_NRT, copy_into
-from kout_sim.engine.game import apply_action, legal_mask
+from kout_sim.engine.game import apply_action, legal_mask, record_hand
 from kout_sim.engine.layout import (
     FAMILY_KOUT,
     P_N_PLAYERS,
@@ -61,6 +59,7 @@ from kout_sim.engine.layout import (
     S_TRICK,
 )
 from kout_sim.engine.tables import tables_of
+from kout_sim.engine.trick import trick_winner_idx
 from kout_sim.players.kinds import NO_SEARCH
 from kout_sim.players.policy import choose_random
 from kout_sim.rules import get_rules
@@ -128,7 +127,7 @@ def _stage(
                 seed_lanes(w, seed, i)
                 total += np.int64(w.deal[0] & np.uint64(1)) + np.int64(w.play[0] & np.uint64(1))
                 continue
-            deal_alone(w, P, seed, i, family)
+            deal_alone(w, P, STR, seed, i, family)
             if stage == 1:
                 total += S[S_TO_ACT]
                 continue
@@ -153,7 +152,7 @@ def _stage(
         f = 0
         i = 0
         while m < snaps.shape[0] or f < finals.shape[0]:
-            deal_alone(w, P, seed, i, family)
+            deal_alone(w, P, STR, seed, i, family)
             i += 1
             while S[S_PHASE] != PH_OVER:
                 mask = legal_mask(S, P, STR, family)
@@ -194,7 +193,7 @@ def _stage(
                 t = S[S_N_IN_TRICK]
                 S[S_TRICK + t] = cards[j]
                 S[S_N_IN_TRICK] = n
-                total += kout.trick_winner_idx(S, P, STR)
+                total += trick_winner_idx(S, P, STR)
     return total
 
 

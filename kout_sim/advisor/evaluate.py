@@ -11,7 +11,7 @@ deal of a complete record) and each option (a call, or a card):
    (:class:`kout_sim.solver.Solver`), ``heuristic`` / ``ismcts`` / ``pimc`` play it out with that player on
    every seat;
 4. turn the outcome into the hand's points with the engine's own scoring
-   (:func:`kout_sim.engine.kout._score_hand`, :func:`kout_sim.engine.baloot._score`).
+   (:func:`kout_sim.engine.kout.hand._score_hand`, :func:`kout_sim.engine.baloot.hand._score`).
 
 Every option of a deal starts from the same copy of one random state (common random numbers), so
 the comparison between options is paired.
@@ -24,9 +24,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..drivers.playout import play_out
-from ..engine import baloot as EB
-from ..engine import kout as EK
 from ..engine import layout as L
+from ..engine.baloot import hand as EB
+from ..engine.kout import hand as EK
 from ..engine.rng import seed_stream
 from ..players.lineup import parse_lineup
 from ..players.sampler import determinize

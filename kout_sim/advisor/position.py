@@ -79,7 +79,7 @@ class Position:
 def _legal_mask(S: np.ndarray, P: np.ndarray, STR: np.ndarray, baloot: bool) -> int:
     if baloot:
         return int(EB.legal_mask(S, P, STR))
-    return int(EK.legal_mask(S, P))
+    return int(EK.legal_mask(S, P, STR))
 
 
 def _hands_field(

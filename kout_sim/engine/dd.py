@@ -1,8 +1,8 @@
 """Double-dummy search kernels: alpha-beta over card plays, a transposition table at trick starts.
 
 A position is the engine's own hand state ``S`` (:mod:`kout_sim.engine.layout`) in the play phase,
-read with the engine's own legality kernels (``kout.legal_cards``, ``baloot.legal_cards``) and trick
-winner (``kout.trick_winner_idx``), so the solver plays by exactly the rules the simulator plays by.
+read with the engine's own legality kernels (``kout.hand.legal_cards``, ``baloot.hand.legal_cards``)
+and trick winner (:func:`kout_sim.engine.trick.trick_winner_idx`), so the solver plays by exactly the rules the simulator plays by.
 Cards are applied and taken back here (a play changes a dozen fields; the engine's ``apply_card``
 also scores, stops early and traces what the search must not).
 
@@ -28,9 +28,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from . import baloot as B
-from . import kout as K
 from ._jit import _NO_NRT, highest_bit, jit, lowest_bit, popcount, readonly
+from .baloot import hand as B
+from .kout import hand as K
 from .layout import (
     B_CARD_PTS,
     B_CLOSED,
@@ -74,6 +74,7 @@ from .layout import (
     T_POINTS,
     T_ROWS,
 )
+from .trick import trick_winner_idx
 
 ONE = np.int64(1)
 BJ_BIT = ONE << 52
@@ -337,7 +338,7 @@ def play(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, card: int
     if k + 1 < n:
         S[S_TO_ACT] = 0 if seat + 1 == n else seat + 1
         return 0
-    win_idx = K.trick_winner_idx(S, P, STR)
+    win_idx = trick_winner_idx(S, P, STR)
     # the winning card, when it beat a card of its own suit (else its rank did not decide)
     wcard = S[S_TRICK + win_idx]
     C[C_WCARD] = 64

@@ -2,8 +2,9 @@
 
 The kernels read ``S`` (``int64[S_SIZE]``) by the offsets of :mod:`kout_sim.engine.layout`, which
 numba folds into the compiled code. This module names those offsets per family, as a structured
-dtype over the same bytes: the fields every family shares (``S_*``) and the family's own (Baloot's
-``B_*``; Kout's public record ``K_*``, which lies where Baloot keeps its stock). Python code reads a
+dtype over the same bytes: the fields every family shares (``S_*``, here) and the family's own,
+listed by its package (Baloot's ``B_*`` in :mod:`kout_sim.engine.baloot.state`; Kout's public record
+``K_*`` in :mod:`kout_sim.engine.kout.state`, which lies where Baloot keeps its stock). Python code reads a
 state by name instead of by offset::
 
     view = state_view(S, rules.family.kind)   # a numpy record over S's memory, no copy
@@ -22,6 +23,8 @@ from typing import Literal
 import numpy as np
 
 from . import layout as L
+from .baloot.state import BALOOT_FIELDS
+from .kout.state import KOUT_FIELDS
 
 Kind = Literal["kout", "baloot"]
 
@@ -56,44 +59,9 @@ _COMMON: tuple[tuple[str, int, int], ...] = (
     ("voids", L.S_VOIDS, 1),
 )
 
-_KOUT: tuple[tuple[str, int, int], ...] = (
-    ("call_log", L.K_CALL_LOG, 1),
-    ("seat_played", L.K_SEAT_PLAYED, 6),
-)
-
-_BALOOT: tuple[tuple[str, int, int], ...] = (
-    ("face_up", L.B_FACE_UP, 1),
-    ("round", L.B_ROUND, 1),
-    ("stage", L.B_STAGE, 1),
-    ("hokum_bidder", L.B_HOKUM_BIDDER, 1),
-    ("hokum_suit", L.B_HOKUM_SUIT, 1),
-    ("sun_caller", L.B_SUN_CALLER, 1),
-    ("sun_ashkal", L.B_SUN_ASHKAL, 1),
-    ("passed", L.B_PASSED, 1),
-    ("mode", L.B_MODE, 1),
-    ("ashkal", L.B_ASHKAL, 1),
-    ("void", L.B_VOID, 1),
-    ("taker", L.B_TAKER, 1),
-    ("doubler", L.B_DOUBLER, 1),
-    ("double", L.B_DOUBLE, 1),
-    ("gahwa", L.B_GAHWA, 1),
-    ("closed", L.B_CLOSED, 1),
-    ("dbl_stage", L.B_DBL_STAGE, 1),
-    ("card_points", L.B_CARD_PTS, 2),
-    ("proj_team", L.B_PROJ_TEAM, 1),
-    ("baloot_seat", L.B_BALOOT_SEAT, 1),
-    ("kaboot", L.B_KABOOT, 1),
-    ("match_score", L.B_MATCH_SCORE, 2),
-    ("proj", L.B_PROJ, 8),
-    ("proj_raw", L.B_PROJ_RAW, 2),
-    ("proj_gp", L.B_PROJ_GP, 2),
-    ("stock", L.B_STOCK, 11),
-    ("baloot_to", L.B_BALOOT_TO, 1),
-)
-
 FIELDS: dict[Kind, tuple[tuple[str, int, int], ...]] = {
-    "kout": _COMMON + _KOUT,
-    "baloot": _COMMON + _BALOOT,
+    "kout": _COMMON + KOUT_FIELDS,
+    "baloot": _COMMON + BALOOT_FIELDS,
 }
 """Each family's fields of ``S``: (name, offset in ``S``, entries)."""
 

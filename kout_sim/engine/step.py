@@ -79,9 +79,9 @@ class NumbaHand:
         if self.baloot:
             if face_up is None:
                 raise ValueError("a Baloot hand needs its face-up card")
-            baloot.new_hand(self.S, dealer, dealt, face_up, match_score[0], match_score[1])
+            baloot.hand.reset_hand(self.S, dealer, dealt, face_up, *match_score)
         else:
-            kout.new_hand(self.S, self.P, dealer, dealt)
+            kout.hand.reset_hand(self.S, self.P, dealer, dealt)
 
     @classmethod
     def from_state(cls, rules: Rules, S: np.ndarray) -> NumbaHand:
@@ -114,7 +114,7 @@ class NumbaHand:
         """The kernel's phase-relative legal mask."""
         if self.baloot:
             return int(baloot.legal_mask(self.S, self.P, self.STR))
-        return int(kout.legal_mask(self.S, self.P))
+        return int(kout.legal_mask(self.S, self.P, self.STR))
 
     def legal_actions(self) -> list[Action]:
         """The legal actions of the seat to act (none once the hand is over or awaits its
@@ -145,7 +145,7 @@ class NumbaHand:
         if self.phase == "play":  # what the card shows, for the samplers
             record_play(self.S, self.P, self.STR, idx, int(self.P[L.P_FAMILY]))
         if self.baloot:
-            baloot.apply_action(self.S, self.P, self.STR, idx)
+            baloot.hand.apply_action(self.S, self.P, self.STR, idx)  # the completion is given
             if self.phase == "completion" and self._completion is not None:
                 self.complete(self._completion)
         else:
@@ -160,7 +160,7 @@ class NumbaHand:
         """Baloot: give each seat its completion cards (masks, without the face-up card)."""
         if self.phase != "completion":
             raise ValueError("no completion is due")
-        baloot.complete(self.S, self.P, self.STR, np.asarray(completion, dtype=np.int64))
+        baloot.hand.complete(self.S, self.P, self.STR, np.asarray(completion, dtype=np.int64))
 
     def result(self) -> dict[str, Any]:
         """The result of the hand, in the replay API's form."""

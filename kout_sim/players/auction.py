@@ -42,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine._jit import copy_into, jit, jit_alloc, popcount
-from ..engine.kout import apply_call, legal_calls
+from ..engine.kout.hand import apply_call, legal_calls
 from ..engine.layout import (
     K_CALL_LOG,
     K_SEAT_PLAYED,

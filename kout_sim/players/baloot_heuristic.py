@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine._jit import jit, jit_leaf, lowest_bit, nth_bit, popcount
-from ..engine.baloot import strength, winning_idx
+from ..engine.baloot.hand import strength, winning_idx
 from ..engine.layout import (
     B_DBL_STAGE,
     B_FACE_UP,

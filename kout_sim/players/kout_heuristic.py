@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine._jit import highest_bit, jit, jit_leaf, lowest_bit, nth_bit, popcount
-from ..engine.kout import joker_lead_permission
+from ..engine.kout.hand import joker_lead_permission
 from ..engine.layout import (
     JOKER_LADDER,
     M_SCORE,

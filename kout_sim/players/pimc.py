@@ -50,8 +50,8 @@ import numpy as np
 
 from ..engine import dd as K
 from ..engine._jit import copy_into, jit, jit_alloc, jit_leaf, lowest_bit
-from ..engine.baloot import _score as baloot_score
-from ..engine.kout import may_name_trump
+from ..engine.baloot.hand import _score as baloot_score
+from ..engine.kout.hand import may_name_trump
 from ..engine.layout import (
     B_CARD_PTS,
     FAMILY_BALOOT,

@@ -5,8 +5,8 @@ import itertools
 import numpy as np
 
 from kout_sim import cards as C
-from kout_sim.engine import baloot as NB
 from kout_sim.engine import layout as L
+from kout_sim.engine.baloot import hand as NB
 from kout_sim.engine.tables import tables_of
 from kout_sim.reference import baloot as RB
 from kout_sim.rules import get_rules

@@ -40,7 +40,7 @@ def test_invariants_hold_at_every_step(preset: str) -> None:
         assert all(_popcount(h) == n_tricks for h in dealt)
         assert np.bitwise_or.reduce(hands[:n]) == rules.deck_mask
         S = np.zeros(L.S_SIZE, dtype=np.int64)
-        kout.new_hand(S, P, dealer, hands)
+        kout.hand.reset_hand(S, P, dealer, hands)
         played_by: dict[int, int] = {}
         for t in range(k):
             assert int(game.legal_mask(S, P, STR, int(P[L.P_FAMILY]))) == int(
@@ -91,7 +91,7 @@ def test_baloot_invariants_hold_at_every_step() -> None:
         )
         S = np.zeros(L.S_SIZE, dtype=np.int64)
         # replay the traced decisions from the same deal through the step kernels
-        baloot.new_hand(S, int(traced[L.S_DEALER]), hands, int(traced[L.B_FACE_UP]), *score)
+        baloot.hand.reset_hand(S, int(traced[L.S_DEALER]), hands, int(traced[L.B_FACE_UP]), *score)
         S[L.B_STOCK : L.B_STOCK + 11] = traced[L.B_STOCK : L.B_STOCK + 11]
         assert all(_popcount(int(h)) == 5 for h in hands[:4])
         n_plays = 0

@@ -18,7 +18,7 @@ import pytest
 from kout_sim import cards as C
 from kout_sim.engine import layout as L
 from kout_sim.engine.game import legal_mask
-from kout_sim.engine.kout import record_card
+from kout_sim.engine.kout.hand import record_card
 from kout_sim.engine.step import NumbaHand
 from kout_sim.engine.tables import tables_of
 from kout_sim.players import parse_lineup

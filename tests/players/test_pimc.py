@@ -230,7 +230,7 @@ def _par_oracle(preset: str, S: np.ndarray, rng: np.ndarray, samples: int, p_mak
     whose par reaches it in a ``p_make`` share, else pass (the forced dealer: the lowest bid);
     at the trump choice, the trump whose par reaches the contract most often."""
     from kout_sim.engine import dd as K
-    from kout_sim.engine.kout import may_name_trump
+    from kout_sim.engine.kout.hand import may_name_trump
 
     rules, P, STR, mask, heuristic = _heuristic_first(
         preset, S, rng, f"pimc:samples={samples},calls=1,p_make={p_make}"

@@ -68,7 +68,7 @@ def test_dd_par_columns_are_the_highest_contract_solved_contract_by_contract(
     upwards) are the highest contract whose own solve reaches it, over every trump the bidder may
     name, the first of S H D C on a tie."""
     from kout_sim.engine import dd as K
-    from kout_sim.engine import kout as KE
+    from kout_sim.engine.kout import hand as KE
     from kout_sim.solver import first_leads_of
 
     rules = get_rules(preset, options)

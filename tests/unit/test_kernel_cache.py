@@ -97,12 +97,13 @@ def test_kernel_cache_closure_covers_every_callee() -> None:
 def test_kernel_cache_closure_follows_the_layers() -> None:
     """The engine's kernels do not depend on the players or drivers (an edit of a player keeps them
     cached); the play loop depends on both."""
-    engine = {J.PACKAGE / "engine" / name for name in ("kout.py", "baloot.py", "game.py")}
+    names = ("kout/__init__.py", "kout/hand.py", "baloot/__init__.py", "baloot/hand.py", "game.py")
+    engine = {J.PACKAGE / "engine" / name for name in names}
     for path in engine:
         layers = {p.relative_to(J.PACKAGE).parts[0] for p in _closure(path)}
         assert layers == {"engine"}, (path, layers)
     play = _closure(J.PACKAGE / "drivers" / "play.py")
-    assert J.PACKAGE / "engine" / "kout.py" in play
+    assert J.PACKAGE / "engine" / "kout" / "hand.py" in play
     assert J.PACKAGE / "players" / "kout_heuristic.py" in play
     assert J.PACKAGE / "drivers" / "fork.py" not in play
 
@@ -149,15 +150,19 @@ def test_kernel_cache_digest_changes_with_an_imported_source(
 
 def test_kernel_cache_locator_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A kernel's cache folder is its module path and its closure digest below the cache root."""
-    from kout_sim.engine import kout as K
+    from kout_sim.engine.kout import hand as K
 
-    dispatcher = next(v for v in vars(K).values() if isinstance(v, CPUDispatcher))
+    dispatcher = next(
+        v
+        for v in vars(K).values()
+        if isinstance(v, CPUDispatcher) and v.py_func.__module__ == K.__name__
+    )
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     path = Path(dispatcher.py_func.__code__.co_filename)
     locator = J.KernelCacheLocator.from_function(dispatcher.py_func, str(path))
     assert locator is not None
     digest = J.source_digest(path.resolve())
-    assert locator.get_cache_path() == str(tmp_path / "engine" / "kout" / digest)
+    assert locator.get_cache_path() == str(tmp_path / "engine" / "kout" / "hand" / digest)
     assert locator.get_source_stamp() == digest
 
 

@@ -1,7 +1,10 @@
-"""Kernels of Saudi Baloot (RULES.md §3; the exact sequences are fixed in docs/baloot.md).
+"""The hand of Saudi Baloot (RULES.md §3; the exact sequences are fixed in docs/baloot.md): its
+auction, doubling, projects, cards and scoring. The family's interface is
+:mod:`kout_sim.engine.baloot` (the bundle); these are the kernels under it.
 
-Same conventions as :mod:`.kout`: state ``S``, rule parameters ``P``, card tables ``STR``; the trick
-machinery (``trick_winner_idx``) is shared with the Kout family, everything else is Baloot's own.
+Same conventions as :mod:`kout_sim.engine.kout.hand`: state ``S``, rule parameters ``P``, card
+tables ``STR``; the trick winner (:mod:`kout_sim.engine.trick`) is every family's, everything else
+is Baloot's own.
 
 Size: over 600 lines on purpose. The Baloot auction (RULES.md 3.2-3.3), projects (3.5), play (3.4)
 and scoring (3.6) are the family's own kernels and call each other; one file keeps one numba cache
@@ -12,9 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit, jit_leaf, lowest_bit
-from .kout import trick_winner_idx
-from .layout import (
+from .._jit import jit, jit_leaf, lowest_bit
+from ..layout import (
     B_ASHKAL,
     B_BALOOT_SEAT,
     B_BALOOT_TO,
@@ -104,6 +106,7 @@ from .layout import (
     T_RUN1,
     T_RUN2,
 )
+from ..trick import trick_winner_idx
 
 ONE = np.int64(1)
 PROJ_RAW = (0, 20, 50, 100, 200)  # RULES.md 3.5 raw values by project class
@@ -126,7 +129,7 @@ def seat_of(p: int, dealer: int) -> int:
 
 
 @jit
-def new_hand(
+def reset_hand(
     S: np.ndarray, dealer: int, hands: np.ndarray, face_up: int, score0: int, score1: int
 ) -> None:
     """Reset ``S`` to the auction of a hand: 5-card ``hands``, ``face_up``, the match score."""
@@ -702,7 +705,7 @@ def _score(S: np.ndarray, P: np.ndarray) -> None:
 
 
 @jit
-def record_play(S: np.ndarray, P: np.ndarray, STR: np.ndarray, seat: int, card: int) -> None:
+def record_shown(S: np.ndarray, P: np.ndarray, STR: np.ndarray, seat: int, card: int) -> None:
     """Add to ``S[S_VOIDS]`` what the play of ``card`` by ``seat`` shows about its hand, read off
     :func:`legal_cards` (call before the card is applied; public information only). Not called by
     :func:`apply_card`: only a state a sampler will read needs it, see
@@ -798,7 +801,9 @@ def legal_mask(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
 
 @jit_leaf
 def apply_action(S: np.ndarray, P: np.ndarray, STR: np.ndarray, action: int) -> None:
-    """Apply a phase-relative action index."""
+    """Apply a phase-relative action index. An auction that ends here leaves the hand in
+    ``PH_COMPLETION`` (the completion is the caller's: :func:`complete` with given cards, or the
+    bundle's :func:`kout_sim.engine.baloot.apply_action`, which deals it from the stock)."""
     phase = S[S_PHASE]
     if phase == PH_PLAY:
         apply_card(S, P, STR, action)

@@ -1,6 +1,8 @@
-"""Kernels of the Kout family (Kuwaiti Kout Bo, RULES.md §1; Bahraini Kout, §2).
+"""The hand of the Kout family (Kuwaiti Kout Bo, RULES.md §1; Bahraini Kout, §2): its calls,
+cards and scoring, step by step. The family's interface is :mod:`kout_sim.engine.kout` (the
+bundle); these are the kernels under it.
 
-State is the ``int64`` array ``S`` of :mod:`.layout`; rules are the tables ``P`` (parameters) and
+State is the ``int64`` array ``S`` of :mod:`kout_sim.engine.layout`; rules are the tables ``P`` (parameters) and
 ``STR`` (strengths) compiled by :mod:`kout_sim.rules`. Every kernel here computes on those arrays
 only; validation and messages live in the Python callers.
 """
@@ -9,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit, jit_leaf
-from .layout import (
+from .._jit import jit, jit_leaf
+from ..layout import (
     JOKER_LADDER,
     JOKER_SINGLE,
     K_CALL_LOG,
@@ -67,9 +69,9 @@ from .layout import (
     S_TRUMP_LEAD,
     S_VOIDS,
     S_WINNERS,
-    T_LED,
     TRUMP,
 )
+from ..trick import trick_winner_idx
 
 BJ_BIT = np.int64(1) << np.int64(52)
 RJ_BIT = np.int64(1) << np.int64(53)
@@ -82,7 +84,7 @@ def next_seat(seat: int, n: int) -> int:
 
 
 @jit
-def new_hand(S: np.ndarray, P: np.ndarray, dealer: int, hands: np.ndarray) -> None:
+def reset_hand(S: np.ndarray, P: np.ndarray, dealer: int, hands: np.ndarray) -> None:
     """Reset ``S`` to the start of a hand dealt as ``hands`` (int64[n] masks) by ``dealer``."""
     S[:] = 0
     n = P[P_N_PLAYERS]
@@ -204,27 +206,6 @@ def legal_cards(S: np.ndarray, P: np.ndarray) -> np.int64:
 
 
 @jit
-def trick_winner_idx(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> int:
-    """Position in the completed current trick of its winning card (RULES.md 1.1, 1.8, 2.7)."""
-    n = P[P_N_PLAYERS]
-    trump = S[S_TRUMP]
-    led = S[S_LED]
-    start = 1 if S[S_RANKLESS] != 0 else 0  # 1.8: the rankless joker never wins
-    # The highest strength wins, the earliest card on a tie (only cards of strength 0 tie): the
-    # maximum of strength * 8 + (7 - position), without a branch on the random cards. A card of
-    # the led suit ranks by STR[T_LED] unless it is trump (trump strengths are above every led
-    # strength, so the larger of the two is the card's strength); a joker's suit, 52 // 13 = 4,
-    # is never the led suit.
-    best = np.int64(-1)
-    for i in range(start, n):
-        card = S[S_TRICK + i]
-        by_led = STR[T_LED, card] & -np.int64(card // 13 == led)
-        strength = max(STR[trump, card], by_led)
-        best = max(best, strength * 8 + 7 - i)
-    return 7 - (best & 7)
-
-
-@jit
 def _score_hand(S: np.ndarray, P: np.ndarray) -> None:
     """Close the hand: made flag and the points of RULES.md 1.10 / 2.10."""
     contract = S[S_HIGH_BID]
@@ -285,7 +266,7 @@ def _end_trick(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
 
 
 @jit
-def record_play(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
+def record_shown(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
     """Add to ``S[S_VOIDS]`` what the play of ``card`` by ``seat`` shows about its hand, read off
     :func:`legal_cards` (call before the card is applied; public information only). Not called by
     :func:`apply_card`: only a state a sampler will read needs it, see
@@ -346,20 +327,3 @@ def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None
         _end_trick(S, P, STR)
     else:
         S[S_TO_ACT] = next_seat(seat, P[P_N_PLAYERS])
-
-
-@jit_leaf
-def legal_mask(S: np.ndarray, P: np.ndarray) -> np.int64:
-    """Legal set of the seat to act, relative to the phase (cards in play, call indices else)."""
-    if S[S_PHASE] == PH_PLAY:
-        return legal_cards(S, P)
-    return legal_calls(S, P)
-
-
-@jit_leaf
-def apply_action(S: np.ndarray, P: np.ndarray, STR: np.ndarray, action: int) -> None:
-    """Apply a phase-relative action index (a card id in play, a call index else)."""
-    if S[S_PHASE] == PH_PLAY:
-        apply_card(S, P, STR, action)
-    else:
-        apply_call(S, P, action)
