@@ -48,15 +48,15 @@ class Param:
     meaning: str
 
 
-def auction_params(first: int, per: str) -> tuple[Param, Param]:
+def auction_params(first: int, per: str, default: int = 0) -> tuple[Param, Param]:
     """The two parameters of the auction-aware sampler (:mod:`kout_sim.players.auction`) of a
     searching player, in slots ``first`` and ``first + 1``; ``per`` names what one draw serves
-    (an ISMCTS determinization, a PIMC sample)."""
+    (an ISMCTS determinization, a PIMC sample); ``default`` is ``auction``'s default."""
     return (
         Param(
             "auction",
             first,
-            0,
+            default,
             0,
             1,
             "1: keep only sampled deals in which the heuristic would have made the other seats' "
