@@ -58,6 +58,10 @@ who played which card, so a sampled hand cannot be checked against them).
 
 Probabilities are float64 ratios of exact integer weights; the only departure from exact uniformity
 is their rounding (relative 1e-16).
+
+Size: over 600 lines on purpose. The knowledge of a seat, the plan (constraints, slots, classes,
+the DP table) and the draw are one algorithm whose parts share the plan's offsets (``PL_*``) and
+its scratch; one module keeps them in one numba cache key, and the tests read them together.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import grimp
@@ -88,3 +89,33 @@ def test_cycle_finder_finds_a_circle() -> None:
     graph.add_import(importer="c", imported="a")
     graph.add_import(importer="d", imported="a")
     assert _cycles(graph) == [["a", "b", "c"]]
+
+
+LONG = 600  # lines: a module longer than this says why at its top (docs/ARCHITECTURE.md)
+
+
+def _long_modules_without_a_reason(root: Path) -> list[str]:
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") <= LONG:
+            continue
+        doc = ast.get_docstring(ast.parse(text)) or ""
+        if "Size:" not in doc and f"{LONG} lines" not in doc:
+            found.append(str(path.relative_to(root.parent)))
+    return found
+
+
+def test_a_long_module_says_why_at_its_top() -> None:
+    """Issue 18's rule: no module over about 600 lines without a reason written at its top."""
+    assert _long_modules_without_a_reason(ROOT / "kout_sim") == []
+    assert _long_modules_without_a_reason(ROOT / "analyses") == []
+
+
+def test_the_long_module_check_finds_a_long_module(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "short.py").write_text('"""Short."""\n')
+    (package / "long.py").write_text('"""Long."""\n' + "x = 1\n" * (LONG + 1))
+    (package / "kept.py").write_text('"""Long.\n\nSize: one algorithm."""\n' + "x = 1\n" * LONG)
+    assert _long_modules_without_a_reason(package) == ["pkg/long.py"]
