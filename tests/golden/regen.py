@@ -23,7 +23,7 @@ def main() -> None:
     for stale in set(PT.DIR.glob("*.txt")) - set(PT.expected_files()):
         stale.unlink()
     for preset in preset_names():
-        for kind in PT.KINDS:
+        for kind in PT.kinds_of(preset):
             path = PT.path_of(preset, kind)
             path.write_text(PT.match_playthrough(preset, kind))
             print(f"wrote {path.relative_to(HERE)}", file=sys.stderr)

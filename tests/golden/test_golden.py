@@ -63,7 +63,11 @@ def test_golden_playthrough(preset: str) -> None:
 
 
 def test_every_preset_has_a_whole_match_golden_for_every_player_kind() -> None:
-    assert set(PT.KINDS) == {"random", "heuristic", "ismcts"}
+    assert set(PT.KINDS) == {"random", "heuristic", "ismcts", "pimc"}
+    assert all(set(PT.kinds_of(p)) >= {"random", "heuristic", "ismcts"} for p in preset_names())
+    assert [p for p in preset_names() if "pimc" in PT.kinds_of(p)] == [
+        p for p in preset_names() if get_rules(p).n_players == 4
+    ]
     assert set(PT.OPTIONS) == set(preset_names())
     present = set(PT.DIR.glob("*.txt"))
     missing = [p.name for p in PT.expected_files() if p not in present]
@@ -71,8 +75,10 @@ def test_every_preset_has_a_whole_match_golden_for_every_player_kind() -> None:
     assert not missing and not stray, (missing, stray)
 
 
-@pytest.mark.parametrize("kind", list(PT.KINDS))
-@pytest.mark.parametrize("preset", preset_names())
+@pytest.mark.parametrize(
+    ("preset", "kind"),
+    [(preset, kind) for preset in preset_names() for kind in PT.kinds_of(preset)],
+)
 def test_golden_match_playthrough(preset: str, kind: str) -> None:
     expected = PT.path_of(preset, kind).read_text()
     got = PT.match_playthrough(preset, kind)
