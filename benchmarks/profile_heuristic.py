@@ -77,7 +77,7 @@ def _make_entry(family: int) -> Callable[..., int]:
             kept = np.zeros(3, dtype=np.int64)
             hands = 0
             while kept.min() < n:
-                deal_alone(w, P, STR, seed, hands, family)
+                deal_alone(w, ctx, seed, hands, family)
                 hands += 1
                 while S[S_PHASE] != PH_OVER:
                     mask = legal_mask(S, P, STR, family)

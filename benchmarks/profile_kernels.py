@@ -127,7 +127,7 @@ def _stage(
                 seed_lanes(w, seed, i)
                 total += np.int64(w.deal[0] & np.uint64(1)) + np.int64(w.play[0] & np.uint64(1))
                 continue
-            deal_alone(w, P, STR, seed, i, family)
+            deal_alone(w, ctx, seed, i, family)
             if stage == 1:
                 total += S[S_TO_ACT]
                 continue
@@ -152,7 +152,7 @@ def _stage(
         f = 0
         i = 0
         while m < snaps.shape[0] or f < finals.shape[0]:
-            deal_alone(w, P, STR, seed, i, family)
+            deal_alone(w, ctx, seed, i, family)
             i += 1
             while S[S_PHASE] != PH_OVER:
                 mask = legal_mask(S, P, STR, family)

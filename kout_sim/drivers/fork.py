@@ -261,7 +261,7 @@ def _fork_block(
     no_packed = np.empty(0, dtype=np.int32)
     for i in range(lo, hi):
         # the deal and the hand's own play are exactly those of play_hands (same keyed lanes)
-        deal_alone(w, P, ctx.STR, seed, first + i, family)
+        deal_alone(w, ctx, seed, first + i, family)
         k = 0  # records written
         n_bid = 0  # bid decisions forked
         while S[S_PHASE] != PH_OVER:

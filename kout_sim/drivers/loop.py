@@ -279,21 +279,17 @@ def seed_lanes(w: Lanes, seed: int, index: int) -> None:
 
 
 @jit_leaf
-def deal_hand(
-    w: Lanes, P: np.ndarray, STR: np.ndarray, dealer: int, score0: int, score1: int, family: int
-) -> None:
+def deal_hand(w: Lanes, ctx: Context, dealer: int, score0: int, score1: int, family: int) -> None:
     """Deal the next hand of ``w`` by ``dealer`` (the match score ``score0``-``score1`` before it)."""
-    new_hand(w.S, P, STR, w.deal, dealer, w.deck, w.cards, w.hands, score0, score1, family)
+    new_hand(w.S, ctx.P, ctx.STR, w.deal, dealer, w.deck, w.cards, w.hands, score0, score1, family)
 
 
 @jit_leaf
-def deal_alone(
-    w: Lanes, P: np.ndarray, STR: np.ndarray, seed: int, index: int, family: int
-) -> None:
+def deal_alone(w: Lanes, ctx: Context, seed: int, index: int, family: int) -> None:
     """Hand ``index`` of the independent hands of ``seed``: its lanes keyed, a uniformly random
     dealer drawn from the deal lane, the score 0-0."""
     seed_lanes(w, seed, index)
-    deal_hand(w, P, STR, below(w.deal, P[P_N_PLAYERS]), np.int64(0), np.int64(0), family)
+    deal_hand(w, ctx, below(w.deal, ctx.P[P_N_PLAYERS]), np.int64(0), np.int64(0), family)
 
 
 @jit_leaf
@@ -313,7 +309,7 @@ def _hand_block(
 ) -> None:
     P = ctx.P
     for i in range(lo, hi):
-        deal_alone(w, P, ctx.STR, seed, first + i, family)
+        deal_alone(w, ctx, seed, first + i, family)
         packed = trace[i] if trace.shape[0] > 0 else no_packed
         row = out[i]
         t = play_hand(
@@ -371,15 +367,13 @@ def _hand_traced(
 
 
 @jit_leaf
-def _match_hand_start(
-    w: Lanes, P: np.ndarray, STR: np.ndarray, row: np.ndarray, family: int
-) -> None:
+def _match_hand_start(w: Lanes, ctx: Context, row: np.ndarray, family: int) -> None:
     """Deal the next hand of the match in ``w.MS``; its score and index before it go to ``row``."""
     MS = w.MS
     row[R_SCORE_BEFORE] = MS[M_SCORE]
     row[R_SCORE_BEFORE + 1] = MS[M_SCORE + 1]
     row[R_HAND_IDX] = MS[M_N_HANDS]
-    deal_hand(w, P, STR, MS[M_DEALER], MS[M_SCORE], MS[M_SCORE + 1], family)
+    deal_hand(w, ctx, MS[M_DEALER], MS[M_SCORE], MS[M_SCORE + 1], family)
 
 
 @jit_leaf
@@ -439,7 +433,7 @@ def _matches(
             if h >= hand_rows.shape[0]:
                 return -1
             row = hand_rows[h]
-            _match_hand_start(w, P, ctx.STR, row, family)
+            _match_hand_start(w, ctx, row, family)
             packed = trace[h] if trace.shape[0] > 0 else no_packed
             t = play_hand(
                 w.S,
@@ -517,7 +511,7 @@ def _searching(
         if mode == MODE_HANDS:
             if i >= hi:
                 return 0
-            deal_alone(w, P, ctx.STR, seed, first + i, family)
+            deal_alone(w, ctx, seed, first + i, family)
             row = rows[i]
             if trace.shape[0] > 0:
                 packed = trace[i]
@@ -534,7 +528,7 @@ def _searching(
             row = rows[h]
             if trace.shape[0] > 0:
                 packed = trace[h]
-            _match_hand_start(w, P, ctx.STR, row, family)
+            _match_hand_start(w, ctx, row, family)
         else:
             row = rows[0]
             if action >= 0:

@@ -5,7 +5,7 @@ signature, and :mod:`kout_sim.engine.game` dispatches over them (``tests/unit/te
 checks the names and signatures):
 
 - ``new_hand(S, P, STR, rng, dealer, deck, cards, hands, score0, score1)``: deal uniformly at
-  random from the play lane ``rng`` and reset ``S`` to the first decision of the hand;
+  random from the deal lane ``rng`` and reset ``S`` to the first decision of the hand;
 - ``legal_mask(S, P, STR)``: the legal set of the seat to act (phase-relative bits);
 - ``apply_action(S, P, STR, action)``: apply a phase-relative action;
 - ``record_play(S, P, STR, card)``: enter what ``card``, about to be played, shows of its
