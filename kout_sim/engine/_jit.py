@@ -260,47 +260,39 @@ point, every array handed between the kernels inlined into it takes an atomic in
 decrement (measured: dozens per random hand, 7-11% of its time); here none."""
 
 
-@intrinsic
-def _popcount(typingctx: Any, x: Any) -> Any:
-    """Number of set bits of an ``int64`` (LLVM ``ctpop``)."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(types.int64)
+def _bit_intrinsic(name: str, doc: str, emit: Callable[[Any, Any], Any]) -> Any:
+    """An ``int64 -> int64`` intrinsic whose code is ``emit(builder, value)`` (one LLVM bit
+    instruction on the ``int64`` argument)."""
 
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        value = context.cast(builder, args[0], signature.args[0], types.int64)
-        return builder.ctpop(value)
+    def typer(typingctx: Any, x: Any) -> Any:
+        if not isinstance(x, types.Integer):
+            return None
+        sig = types.int64(types.int64)
 
-    return sig, codegen
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return emit(builder, context.cast(builder, args[0], signature.args[0], types.int64))
 
+        return sig, codegen
 
-@intrinsic
-def _lowest_bit(typingctx: Any, x: Any) -> Any:
-    """Index of the lowest set bit of a non-zero ``int64`` (LLVM ``cttz``)."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(types.int64)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        value = context.cast(builder, args[0], signature.args[0], types.int64)
-        return builder.cttz(value, ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
+    typer.__name__ = typer.__qualname__ = name
+    typer.__doc__ = doc
+    return intrinsic(typer)
 
 
-@intrinsic
-def _highest_bit(typingctx: Any, x: Any) -> Any:
-    """Index of the highest set bit of a non-zero ``int64`` (63 - LLVM ``ctlz``)."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(types.int64)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        value = context.cast(builder, args[0], signature.args[0], types.int64)
-        lz = builder.ctlz(value, ir.Constant(ir.IntType(1), 0))
-        return builder.sub(ir.Constant(ir.IntType(64), 63), lz)
-
-    return sig, codegen
+_I1_FALSE = ir.Constant(ir.IntType(1), 0)  # "zero is not poison" for cttz and ctlz
+_popcount = _bit_intrinsic(
+    "_popcount", "Number of set bits of an ``int64`` (LLVM ``ctpop``).", lambda b, v: b.ctpop(v)
+)
+_lowest_bit = _bit_intrinsic(
+    "_lowest_bit",
+    "Index of the lowest set bit of a non-zero ``int64`` (LLVM ``cttz``).",
+    lambda b, v: b.cttz(v, _I1_FALSE),
+)
+_highest_bit = _bit_intrinsic(
+    "_highest_bit",
+    "Index of the highest set bit of a non-zero ``int64`` (63 - LLVM ``ctlz``).",
+    lambda b, v: b.sub(ir.Constant(ir.IntType(64), 63), b.ctlz(v, _I1_FALSE)),
+)
 
 
 _U64 = (1 << 64) - 1

@@ -54,18 +54,7 @@ def seed_stream(rng: np.ndarray, seed: int, index: int, lane: int) -> None:
 @jit_leaf
 def next_u64(rng: np.ndarray) -> np.uint64:
     """Next 64 random bits (xoshiro256**)."""
-    s0 = rng[0]
-    s1 = rng[1]
-    s2 = rng[2]
-    s3 = rng[3]
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
+    result, s0, s1, s2, s3 = next_u64_of(rng[0], rng[1], rng[2], rng[3])
     rng[0] = s0
     rng[1] = s1
     rng[2] = s2

@@ -543,29 +543,26 @@ def _smear(STR: np.ndarray, prm: np.ndarray, trow: int, legal: int, hand: int, u
 @jit
 def _weakest(STR: np.ndarray, trow: int, led: int, cards: int) -> int:
     """The card of ``cards`` with the lowest trick strength (the cheapest winner)."""
-    best = -1
-    best_v = 1 << 30
-    m = cards
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        v = strength(STR, trow, led, c)
-        if v < best_v:
-            best_v = v
-            best = c
-    return best
+    return _extreme(STR, trow, led, cards, -1)
 
 
 @jit
 def _strongest(STR: np.ndarray, trow: int, led: int, cards: int) -> int:
     """The card of ``cards`` with the highest trick strength."""
+    return _extreme(STR, trow, led, cards, 1)
+
+
+@jit
+def _extreme(STR: np.ndarray, trow: int, led: int, cards: int, sign: int) -> int:
+    """The card of ``cards`` whose trick strength times ``sign`` is highest (the lowest card on a
+    tie, as the cards are taken from the lowest)."""
     best = -1
-    best_v = -1
+    best_v = -(1 << 30)
     m = cards
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        v = strength(STR, trow, led, c)
+        v = sign * strength(STR, trow, led, c)
         if v > best_v:
             best_v = v
             best = c

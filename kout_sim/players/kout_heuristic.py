@@ -439,20 +439,15 @@ def beat_in_trick(P: np.ndarray, trump: int, ladder: bool, card: int) -> np.int6
     RULES.md 1.1 / 2.7: a led-suit card loses to a higher one of its suit, to any trump and to
     the jokers; a trump to higher trumps and the jokers above it; BJ to RJ and the trump A.
     """
-    jm = P[P_JOKER_MASK]
     if card < 0:
         return P[P_DECK]
-    if card >= 52:
-        if ladder and card == BJ:
-            return (ONE << RJ) | (ONE << (13 * trump + 12))
-        return np.int64(0)
-    suit = card // 13
-    higher = P[P_SUIT_MASK + suit] & ~((ONE << (card + 1)) - 1)
-    if suit == trump:
-        if ladder and card == 13 * trump + 12:
-            return ONE << RJ
-        return higher | jm
-    return higher | P[P_SUIT_MASK + trump] | jm
+    beat = beaters(P, trump, ladder, card)
+    if card >= 52 or (ladder and card == 13 * trump + 12):
+        return beat  # a joker, or the trump A under the ladder: as when it heads a trick
+    beat |= P[P_JOKER_MASK]  # in Bahraini the JK too (beaters leaves it out)
+    if card // 13 == trump:
+        return beat
+    return beat | P[P_SUIT_MASK + trump]
 
 
 @jit

@@ -158,6 +158,16 @@ def _cards_of(hand: K.RefHand | B.RefHand) -> list[str]:
 # --------------------------------------------------------------------------------------------------
 
 
+def _root(search: _KoutSearch | _BalootSearch, hand: Any, key: str) -> dict[str, Any]:
+    """The answer at a position with a seat to act: each legal card's minimax value after it,
+    and the best of them for that seat's side under ``key`` (``"tricks"`` or ``"points"``). The
+    copier copies before every move, so the record's hand itself is never changed."""
+    cards = {card: search.value(search.copier.after(hand, card)) for card in _cards_of(hand)}
+    values = cards.values()
+    best = max(values) if search.maximises(hand.to_act) else min(values)
+    return {key: best, "to_act": hand.to_act, "cards": cards}
+
+
 class _KoutSearch:
     """Minimax over a Kout hand: the bidding team maximises its tricks at the end of the hand."""
 
@@ -263,10 +273,7 @@ def _solve_kout(hand: K.RefHand) -> dict[str, Any]:
     if root.phase == K.OVER:
         # Every trick has been played: the final count.
         return {"tricks": root.tricks[search.bidding], "to_act": None, "cards": {}}
-    cards = {card: search.value(search.copier.after(root, card)) for card in _cards_of(root)}
-    values = cards.values()
-    best = max(values) if search.maximises(root.to_act) else min(values)
-    return {"tricks": best, "to_act": root.to_act, "cards": cards}
+    return _root(search, root, "tricks")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -317,8 +324,4 @@ def _solve_baloot(hand: B.RefHand) -> dict[str, Any]:
     if hand.phase == B.OVER:
         # Every trick has been played: the final card points.
         return {"points": hand.card_points[search.buyer_team], "to_act": None, "cards": {}}
-    # The copier copies before every move, so the record's hand itself is never changed.
-    cards = {card: search.value(search.copier.after(hand, card)) for card in _cards_of(hand)}
-    values = cards.values()
-    best = max(values) if search.maximises(hand.to_act) else min(values)
-    return {"points": best, "to_act": hand.to_act, "cards": cards}
+    return _root(search, hand, "points")
