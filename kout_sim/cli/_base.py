@@ -15,6 +15,13 @@ def _fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
+def _interrupted(stop: KeyboardInterrupt, rest: str) -> NoReturn:
+    """Exit with status 130 after a run stopped by Ctrl-C, printing why (``stop``) and the
+    command that finishes it (``rest``)."""
+    click.echo(f"{stop}:\n  {rest}", err=True)
+    sys.exit(130)
+
+
 def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for pair in pairs:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
 from ..commands import command_line
-from ._base import _fail, _parse_options, main
+from ._base import _fail, _interrupted, _parse_options, main
 from ._options import OPTIONS, PRESET, WORKERS, count_option, players_option, seed_option
 
 
@@ -104,8 +103,7 @@ def simulate(
             scheduler=scheduler or None,
             resume=True,
         )
-        click.echo(f"{stop}:\n  {rest}", err=True)
-        sys.exit(130)
+        _interrupted(stop, rest)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
         return
@@ -243,8 +241,7 @@ def duel(
             out=folder,
             resume=True,
         )
-        click.echo(f"{stop}:\n  {rest}", err=True)
-        sys.exit(130)
+        _interrupted(stop, rest)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
         return
