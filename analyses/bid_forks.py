@@ -41,7 +41,6 @@ from typing import Any
 import polars as pl
 
 from kout_sim import cards as C
-from kout_sim.commands import short_player
 from kout_sim.engine.layout import BALOOT_CALL_NAMES
 from kout_sim.rules import Family
 
@@ -59,6 +58,7 @@ from .section import (
     num,
     pct,
     pct_ci,
+    players_text,
     text_col,
 )
 
@@ -509,7 +509,7 @@ def paired_guide_section(inp: ReportInput) -> Section | None:
     overall = call_values(first)
     cells = call_values(first, ["strength_bucket"])
     gain = pairing_gain(first)
-    players = " | ".join(dict.fromkeys(short_player(p, inp.family) for p in runs[0].players))
+    players = players_text(runs[:1], inp.family)
     n_hands = first["hand"].n_unique()
     sec = Section("bid_guide", "Bid guide: every call tried on the same hands")
     baloot = inp.family.is_baloot

@@ -9,8 +9,6 @@ from typing import Any
 
 import polars as pl
 
-from kout_sim.commands import short_player
-
 from .joker_context import (
     CONTEXT_KIND,
     HIDDEN,
@@ -34,6 +32,7 @@ from .section import (
     count,
     num,
     pct,
+    players_text,
     text_col,
 )
 
@@ -51,11 +50,6 @@ OTHER_JOKER_WORDS = {
 
 MIN_N_BAWAN = 30
 """The fewest Bawan forks for a finding of their own (they are rare: about 0.3% of the forks)."""
-
-
-def _players(run: Run, family: str) -> str:
-    """A run's players as short specs (parameters at their defaults left out)."""
-    return " | ".join(dict.fromkeys(short_player(p, family) for p in run.players))
 
 
 def _with_context(inp: ReportInput, runs: list[Run]) -> pl.DataFrame | None:
@@ -195,7 +189,7 @@ def context_blocks(inp: ReportInput, section: Section, lineups: list[list[Run]])
             )
         )
         return
-    players = _players(lineups[0][0], inp.family)
+    players = players_text(lineups[0][:1], inp.family)
     shares = opportunity_shares(df)
     overall = {r["role"]: r for r in joker_value(df).to_dicts()}
     own = context_value(df, "permission")
@@ -210,7 +204,7 @@ def context_blocks(inp: ReportInput, section: Section, lineups: list[list[Run]])
         if other is not None:
             others.append((runs, other))
     other_cells = [
-        (_players(runs[0], inp.family), context_cells(o, min_n=MIN_CELL)) for runs, o in others
+        (players_text(runs[:1], inp.family), context_cells(o, min_n=MIN_CELL)) for runs, o in others
     ]
     for r in helps.head(2).to_dicts():
         section.advise(
@@ -336,7 +330,7 @@ def context_blocks(inp: ReportInput, section: Section, lineups: list[list[Run]])
     section.data["opportunity_shares"] = shares
     if not others:
         return
-    names = [players, *(_players(r[0], inp.family) for r, _ in others)]
+    names = [players, *(players_text(r[:1], inp.family) for r, _ in others)]
     across = pl.concat(
         [
             _across([tables[c], *(context_value(o, c) for _, o in others)], c)

@@ -8,8 +8,6 @@ from typing import Any
 
 import polars as pl
 
-from kout_sim.commands import short_player
-
 from .joker_context_section import context_blocks
 from .joker_lead import (
     FORKS_KIND,
@@ -35,6 +33,7 @@ from .section import (
     num,
     pct,
     pct_ci,
+    players_text,
     rate_cols,
     text_col,
 )
@@ -104,7 +103,7 @@ def joker_section(inp: ReportInput) -> Section | None:
                 f"At every decision where a seat could {what} and could also play another card "
                 f"({len(forks):,} decisions in {forks['hand'].n_unique():,} of "
                 f"{sum(int(r.settings['count']) for r in runs):,} hands, players "
-                f"{' | '.join(dict.fromkeys(short_player(p, inp.family) for p in run.players))}), "
+                f"{players_text([run], inp.family)}), "
                 "the position was played on twice: "
                 "with the joker, and with the card the player's own policy picks among its other "
                 "cards, from the same deal and with the same random numbers after the fork. The "

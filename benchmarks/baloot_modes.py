@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 
+from selfplay_tables import BALOOT_MODES, mode_counts  # the script's folder is on the path
+
 from kout_sim.engine import layout as L
 from kout_sim.rules import get_rules
 from kout_sim.sim import play_random_hands
@@ -32,12 +34,8 @@ def main() -> None:
     print(f"baloot: {n:,} random hands (seed {args.seed}), random bidding and play")
     print("| mode | bought | buyer fails | kaboot | doubled |")
     print("|---|---:|---:|---:|---:|")
-    for code, name in ((L.MODE_SUN, "Sun"), (L.MODE_HOKUM, "Hokum")):
-        sel = rows[mode == code]
-        k = len(sel)
-        failed = int((sel[:, L.R_MADE] == 0).sum())
-        kaboot = int((sel[:, L.R_KABOOT] >= 0).sum())
-        doubled = int(((sel[:, L.R_DOUBLE] > 1) | (sel[:, L.R_GAHWA] > 0)).sum())
+    for code, name in BALOOT_MODES:
+        k, failed, kaboot, doubled = mode_counts(rows, code)
         print(
             f"| {name} | {_rate(k, n)} | {_rate(failed, k)} | {_rate(kaboot, k)} | "
             f"{_rate(doubled, k)} |"

@@ -23,9 +23,23 @@ HUMAN = {"Sun": ("28.5%", "13.8%"), "Hokum": ("15.9%", "9.3%")}
 """Unsourced human rates (buyer fails, kaboot), as in ``analyses.baloot_modes``."""
 
 
+BALOOT_MODES = ((L.MODE_SUN, "Sun"), (L.MODE_HOKUM, "Hokum"))
+"""The Baloot modes a buyer can buy: their codes in the result row and their names."""
+
+
 def _rate(k: int, n: int) -> str:
     lo, hi = wilson(k, n)
     return f"{k / n:.1%} ({lo:.1%}..{hi:.1%})" if n else "-"
+
+
+def mode_counts(rows: np.ndarray, code: int) -> tuple[int, int, int, int]:
+    """The Baloot hands of ``rows`` bought in the mode ``code``, and of them those the buyer failed,
+    the kaboots (all eight tricks to one team) and the doubled ones (a double or a Gahwa)."""
+    sel = rows[rows[:, L.R_MODE] == code]
+    failed = int((sel[:, L.R_MADE] == 0).sum())
+    kaboot = int((sel[:, L.R_KABOOT] >= 0).sum())
+    doubled = int(((sel[:, L.R_DOUBLE] > 1) | (sel[:, L.R_GAHWA] > 0)).sum())
+    return len(sel), failed, kaboot, doubled
 
 
 def kout_table(preset: str, rows: np.ndarray) -> list[str]:
@@ -64,12 +78,8 @@ def baloot_table(rows: np.ndarray) -> list[str]:
         "| mode | bought | buyer fails | human (unsourced) | kaboot | human (unsourced) | doubled |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for code, name in ((L.MODE_SUN, "Sun"), (L.MODE_HOKUM, "Hokum")):
-        sel = rows[mode == code]
-        k = len(sel)
-        failed = int((sel[:, L.R_MADE] == 0).sum())
-        kaboot = int((sel[:, L.R_KABOOT] >= 0).sum())
-        doubled = int(((sel[:, L.R_DOUBLE] > 1) | (sel[:, L.R_GAHWA] > 0)).sum())
+    for code, name in BALOOT_MODES:
+        k, failed, kaboot, doubled = mode_counts(rows, code)
         fails_h, kaboot_h = HUMAN[name]
         lines.append(
             f"| {name} | {_rate(k, n)} | {_rate(failed, k)} | {fails_h} | {_rate(kaboot, k)} | "

@@ -2,9 +2,10 @@
 advise, forks, players, presets.
 
 Bad input exits with status 2 and a one-line ``error:`` message, never a traceback. The group and
-what the commands share are in :mod:`._base`; the commands in :mod:`.runs` (simulate, bench, duel),
-:mod:`.records` (advise, solve, replay) and :mod:`.studies` (forks, study, report, verify,
-players, presets), each registered on the group when its module is imported below.
+its one-line errors are in :mod:`._base`, the options several commands spell alike in
+:mod:`._options`; the commands in :mod:`.runs` (simulate, bench, duel), :mod:`.records` (advise,
+solve, replay) and :mod:`.studies` (forks, study, report, verify, players, presets), each
+registered on the group when its module is imported below.
 """
 
 from __future__ import annotations

@@ -1,12 +1,11 @@
-"""What every ``kout-sim`` command shares: the command group, the one-line errors, ``--option``
-pairs, the count parameter type and the options several commands spell alike."""
+"""What every ``kout-sim`` command shares: the command group, the one-line errors and the
+``--option`` pairs; the options several commands spell alike are in :mod:`._options`."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -14,6 +13,13 @@ import click
 def _fail(message: str) -> NoReturn:
     click.echo(f"error: {message}", err=True)
     sys.exit(2)
+
+
+def _interrupted(stop: KeyboardInterrupt, rest: str) -> NoReturn:
+    """Exit with status 130 after a run stopped by Ctrl-C, printing why (``stop``) and the
+    command that finishes it (``rest``)."""
+    click.echo(f"{stop}:\n  {rest}", err=True)
+    sys.exit(130)
 
 
 def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -24,48 +30,6 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
         key, value = pair.split("=", 1)
         out[key.strip()] = value.strip()
     return out
-
-
-if TYPE_CHECKING:
-    _IntParamType = click.ParamType[int]
-else:  # pyproject allows click>=8.1, whose ParamType is not subscriptable at run time
-    _IntParamType = click.ParamType
-
-
-class Count(_IntParamType):
-    """A count of matches or hands: an integer, with ``_`` or ``,`` between digit groups or in
-    exponent notation (``1e6``, ``2.5e5``) when that is a whole number. The range (1..10^10) is
-    checked by the command, so Python callers get the same message."""
-
-    name = "count"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        """``value`` as a whole number (a click usage error when it is not one)."""
-        if isinstance(value, int):
-            return value
-        text = str(value).strip().replace("_", "").replace(",", "")
-        try:
-            number = Decimal(text)
-        except InvalidOperation:
-            number = Decimal("NaN")
-        if not number.is_finite() or number != number.to_integral_value():
-            self.fail(f"{value!r} is not a whole number", param, ctx)
-        return int(number)
-
-
-COUNT = Count()
-
-
-PRESET = click.option("--preset", default="kout_bo_4", show_default=True, help="Rule preset.")
-"""``--preset``, the rule preset of a command that plays hands (kout_bo_4 unless given)."""
-
-OPTIONS = click.option(
-    "--option", "option", multiple=True, metavar="KEY=VALUE", help="Preset option."
-)
-"""``--option KEY=VALUE``, repeatable: the preset's options (:func:`_parse_options`)."""
-
-WORKERS = click.option("--workers", type=int, default=None, help="Parallel workers [all cores].")
-"""``--workers``, the parallel workers of a command (all cores unless given)."""
 
 
 class _Group(click.Group):

@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from ._base import COUNT, OPTIONS, _fail, _parse_options, main
+from ._base import _fail, _parse_options, main
+from ._options import OPTIONS, count_option, seed_option
 
 
 @main.command()
@@ -31,7 +32,7 @@ from ._base import COUNT, OPTIONS, _fail, _parse_options, main
 @click.option("--plays", default="", help="Short form: the cards played so far, in order.")
 @click.option("--face-up", "face_up", default=None, help="Short form, Baloot: the face-up card.")
 @click.option("--completion", default=None, help="Short form, Baloot: the seat's completion cards.")
-@click.option("--samples", type=COUNT, default=None, help="Sampled deals [about 1 s of a call].")
+@count_option("--samples", "Sampled deals [about 1 s of a call].")
 @click.option(
     "--eval",
     "evaluation",
@@ -48,7 +49,7 @@ from ._base import COUNT, OPTIONS, _fail, _parse_options, main
     show_default=True,
     help="What the advised option maximises: net points, P(win the hand), tricks / card points.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampled deals.")
+@seed_option("Seed of the sampled deals.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def advise(
     record_file: str | None,

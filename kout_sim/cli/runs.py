@@ -3,38 +3,25 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
 from ..commands import command_line
-from ._base import COUNT, OPTIONS, PRESET, WORKERS, _fail, _parse_options, main
+from ._base import _fail, _interrupted, _parse_options, main
+from ._options import OPTIONS, PRESET, WORKERS, count_option, players_option, seed_option
 
 
 @main.command()
 @PRESET
 @OPTIONS
-@click.option(
-    "--players",
-    multiple=True,
-    metavar="SPEC",
-    help="Player NAME[:KEY=VALUE,...]: once for every seat, twice for team 0 and team 1, or once "
+@players_option(
+    "Player NAME[:KEY=VALUE,...]: once for every seat, twice for team 0 and team 1, or once "
     "per seat [heuristic; `--players random` for uniformly random calls and cards]. See "
-    "`kout-sim players`.",
+    "`kout-sim players`."
 )
-@click.option(
-    "--matches",
-    type=COUNT,
-    default=None,
-    help="Whole matches, at most 10^10 (1e6 is accepted) [10,000].",
-)
-@click.option(
-    "--hands",
-    type=COUNT,
-    default=None,
-    help="Play N independent hands instead (not with --matches).",
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="Run seed, 0 .. 2^63-1.")
+@count_option("--matches", "Whole matches, at most 10^10 (1e6 is accepted) [10,000].")
+@count_option("--hands", "Play N independent hands instead (not with --matches).")
+@seed_option("Run seed, 0 .. 2^63-1.")
 @click.option("--out", type=click.Path(), default=None, help="Run folder [data/runs/...].")
 @WORKERS
 @click.option("--actions", is_flag=True, help="Also write one row per decision (actions table).")
@@ -116,8 +103,7 @@ def simulate(
             scheduler=scheduler or None,
             resume=True,
         )
-        click.echo(f"{stop}:\n  {rest}", err=True)
-        sys.exit(130)
+        _interrupted(stop, rest)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
         return
@@ -130,9 +116,9 @@ def simulate(
     "--players", default="random", show_default=True, metavar="SPEC", help="Player of every seat."
 )
 @click.option("--workers", type=int, default=1, show_default=True, help="Threads.")
-@click.option("--hands", type=COUNT, default=2_000_000, show_default=True, help="Hands a repeat.")
+@count_option("--hands", "Hands a repeat.", default=2_000_000)
 @click.option("--repeats", type=int, default=5, show_default=True, help="Repeats (median).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@seed_option()
 @click.option("--reference", is_flag=True, help="Also time the reference engine; report speedup.")
 @click.option(
     "--solver",
@@ -190,14 +176,9 @@ def bench(
 @OPTIONS
 @click.option("--team-a", required=True, metavar="SPEC", help="Player of team A's seats.")
 @click.option("--team-b", required=True, metavar="SPEC", help="Player of team B's seats.")
-@click.option("--matches", type=COUNT, default=None, help="Deal sequences [1,000].")
-@click.option(
-    "--hands",
-    type=COUNT,
-    default=None,
-    help="Duel on N independent hands instead (not with --matches).",
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
+@count_option("--matches", "Deal sequences [1,000].")
+@count_option("--hands", "Duel on N independent hands instead (not with --matches).")
+@seed_option("Run seed.")
 @click.option("--out", type=click.Path(), default=None, help="Duel folder [data/duels/...].")
 @WORKERS
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -260,8 +241,7 @@ def duel(
             out=folder,
             resume=True,
         )
-        click.echo(f"{stop}:\n  {rest}", err=True)
-        sys.exit(130)
+        _interrupted(stop, rest)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
         return

@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from ._base import COUNT, OPTIONS, PRESET, WORKERS, _fail, _parse_options, main
+from ._base import _fail, _parse_options, main
+from ._options import OPTIONS, PRESET, WORKERS, count_option, players_option, seed_option
 
 
 @main.command()
@@ -22,15 +23,12 @@ from ._base import COUNT, OPTIONS, PRESET, WORKERS, _fail, _parse_options, main
 )
 @PRESET
 @OPTIONS
-@click.option(
-    "--players",
-    multiple=True,
-    metavar="SPEC",
-    help="Players, as for simulate [heuristic]; search players (ismcts, pimc) too, at a few "
-    "milliseconds a decision: give them hundreds of hands, not the default million.",
+@players_option(
+    "Players, as for simulate [heuristic]; search players (ismcts, pimc) too, at a few "
+    "milliseconds a decision: give them hundreds of hands, not the default million."
 )
-@click.option("--hands", type=COUNT, default=1_000_000, show_default=True, help="Hands to fork.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
+@count_option("--hands", "Hands to fork.", default=1_000_000)
+@seed_option("Run seed.")
 @click.option("--out", type=click.Path(), required=True, help="Run folder to write.")
 @click.option(
     "--at",
@@ -182,22 +180,14 @@ def _print_bid_forks(folder: str | Path, hands: int) -> None:
 @click.option(
     "--out", default=None, type=click.Path(), help="Study folder [data/studies/NAME-PRESET]."
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="Study seed.")
+@seed_option("Study seed.", default=1)
 @WORKERS
-@click.option(
-    "--players",
-    multiple=True,
-    metavar="SPEC",
-    help="Line-up of every run instead of the study's (as in simulate; match-length: the "
-    "stronger team first).",
+@players_option(
+    "Line-up of every run instead of the study's (as in simulate; match-length: the "
+    "stronger team first)."
 )
-@click.option("--hands", type=COUNT, default=None, help="Independent hands [1,000,000].")
-@click.option(
-    "--matches",
-    type=COUNT,
-    default=None,
-    help="Whole matches [seats 20,000; match-length 4,000 per target].",
-)
+@count_option("--hands", "Independent hands [1,000,000].")
+@count_option("--matches", "Whole matches [seats 20,000; match-length 4,000 per target].")
 @click.option(
     "--overwrite", is_flag=True, help="Replace an existing study folder (only one kout-sim wrote)."
 )
