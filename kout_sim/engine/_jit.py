@@ -23,6 +23,7 @@ from numba import types
 from numba.core.caching import CacheImpl as _CacheImpl
 from numba.core.caching import _CacheLocator, _SourceFileBackedLocatorMixin
 from numba.core.cpu import CPUTargetOptions
+from numba.core.errors import NumbaExperimentalFeatureWarning
 from numba.core.imputils import impl_ret_borrowed
 from numba.core.options import TargetOptions
 from numba.experimental import function_type as _function_type  # noqa: F401  (typeof of KernelPointer)
@@ -394,11 +395,19 @@ def copy_into(dst: np.ndarray, src: np.ndarray) -> None:
         dst[i] = src[i]
 
 
-# Numba marks its first-class functions experimental; the drivers' use of them (a pointer argument
-# called in a kernel) is tested here (tests/unit/test_kernel_pointer.py).
-warnings.filterwarnings(
-    "ignore", message="First-class function type feature is experimental", module="numba"
-)
+def quiet_first_class_warning() -> None:
+    """Silence numba's note that first-class functions are experimental: the drivers' use of them
+    (a pointer argument called in a kernel) is tested (tests/unit/test_kernel_pointer.py). Numba
+    issues the note with the location of the kernel being compiled (a ``kout_sim`` source), so the
+    filter is on its category and text, not on the module that issues it."""
+    warnings.filterwarnings(
+        "ignore",
+        message="First-class function type feature is experimental",
+        category=NumbaExperimentalFeatureWarning,
+    )
+
+
+quiet_first_class_warning()
 
 
 class KernelPointer(types.WrapperAddressProtocol):
