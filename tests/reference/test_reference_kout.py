@@ -486,8 +486,8 @@ SINGLE_JOKER_DEAL = {
     2: "9S 8S TH 9H TD 9D TC 9C RJ",
     3: "7S 6S 8H 7H 8D 7D 8C 7C 6C",
 }
-# The first six tricks of both joker deals below: seat 0 cashes A and K of spades, hearts and
-# diamonds.
+# The first six tricks of SINGLE_JOKER_DEAL and TWO_JOKER_DEAL: seat 0 cashes A and K of spades,
+# hearts and diamonds.
 SIX_ACE_KING_TRICKS = [
     ["AS", "JS", "9S", "7S"],
     ["KS", "TS", "8S", "6S"],

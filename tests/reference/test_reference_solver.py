@@ -4,8 +4,9 @@ The hand-built endgames fix every seat's cards for the last one or two tricks; t
 are filled in by a seeded search: the remaining cards are dealt at random and played at random
 (legal plays only, by the reference engine, each seat playing only its filler cards) until the
 position has the wanted leader and trick counts. The value of the endgame is then worked out by
-hand in each test's docstring. Random records from real deals check that the per-card values,
-the root value and the principal line agree.
+hand in the comment on each case of the endgame tables (or in the test's docstring). Random
+records from real deals check that the per-card values, the root value and the principal line
+agree.
 """
 
 from __future__ import annotations
