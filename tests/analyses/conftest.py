@@ -3,7 +3,7 @@ on disk after their first compilation)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import polars as pl
@@ -29,45 +29,29 @@ def runs_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("analyses-runs")
 
 
-def _heuristic_run(
-    runs_root: Path,
-    preset: str,
-    *,
-    seed: int,
-    folder: str,
-    matches: int | None = None,
-    hands: int | None = None,
-) -> Path:
-    """A run of ``preset`` by heuristic players, of ``matches`` or ``hands``, in ``runs_root``."""
-    out = runs_root / folder
-    run = kout_sim.simulate(
-        preset, players="heuristic", matches=matches, hands=hands, seed=seed, out=out
-    )
-    return Path(run)
+def _heuristic_fixture(
+    preset: str, seed: int, folder: str, *, matches: int | None = None, hands: int | None = None
+) -> Callable[[Path], Path]:
+    """A session fixture: ``preset`` played by heuristic players from ``seed``, ``matches`` whole
+    matches or ``hands`` independent hands, written to ``runs_root / folder``; its path."""
+
+    def run(runs_root: Path) -> Path:
+        out = runs_root / folder
+        made = kout_sim.simulate(
+            preset, players="heuristic", matches=matches, hands=hands, seed=seed, out=out
+        )
+        return Path(made)
+
+    count = f"{matches:,} whole matches" if matches else f"{hands:,} independent hands"
+    run.__doc__ = f"{preset}, heuristic players, {count}."
+    return pytest.fixture(scope="session")(run)
 
 
-@pytest.fixture(scope="session")
-def kout_run(runs_root: Path) -> Path:
-    """kout_bo_4, heuristic players, 3,000 independent hands."""
-    return _heuristic_run(runs_root, "kout_bo_4", hands=3_000, seed=11, folder="kout_bo_4")
-
-
-@pytest.fixture(scope="session")
-def kout_matches_run(runs_root: Path) -> Path:
-    """kout_bo_4, heuristic players, 150 whole matches (a couple of thousand hands)."""
-    return _heuristic_run(runs_root, "kout_bo_4", matches=150, seed=12, folder="kout_bo_4_m")
-
-
-@pytest.fixture(scope="session")
-def bh_run(runs_root: Path) -> Path:
-    """kout_bh_4, heuristic players, 300 whole matches (Inzili, forced joker leads)."""
-    return _heuristic_run(runs_root, "kout_bh_4", matches=300, seed=13, folder="kout_bh_4")
-
-
-@pytest.fixture(scope="session")
-def baloot_run(runs_root: Path) -> Path:
-    """baloot, heuristic players, 200 whole matches."""
-    return _heuristic_run(runs_root, "baloot", matches=200, seed=14, folder="baloot")
+kout_run = _heuristic_fixture("kout_bo_4", 11, "kout_bo_4", hands=3_000)
+kout_matches_run = _heuristic_fixture("kout_bo_4", 12, "kout_bo_4_m", matches=150)  # ~2,000 hands
+bh_run = _heuristic_fixture("kout_bh_4", 13, "kout_bh_4", matches=300)  # Inzili, forced jokers
+baloot_run = _heuristic_fixture("baloot", 14, "baloot", matches=200)
+six_run = _heuristic_fixture("kout_bo_6", 16, "kout_bo_6", matches=60)  # six seats
 
 
 @pytest.fixture(scope="session")
@@ -89,9 +73,3 @@ def hands_of(folder: Path) -> pl.DataFrame:
 
 def matches_of(folder: Path) -> pl.DataFrame:
     return load_run(folder)["matches"].collect()
-
-
-@pytest.fixture(scope="session")
-def six_run(runs_root: Path) -> Path:
-    """kout_bo_6, heuristic players, 60 whole matches (six seats)."""
-    return _heuristic_run(runs_root, "kout_bo_6", matches=60, seed=16, folder="kout_bo_6")

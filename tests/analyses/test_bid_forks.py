@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 import pytest
@@ -14,6 +14,9 @@ import pytest
 from analyses import bid_forks as BFA
 from kout_sim.io.read import load
 from kout_sim.sim.bid_fork import write_bid_forks
+
+if TYPE_CHECKING:
+    from analyses.section import Section
 
 
 @pytest.fixture(scope="module")
@@ -146,6 +149,21 @@ def test_unknown_measure_is_refused(bid_run: Path) -> None:
         BFA.paired_differences(load(bid_run)["bid_forks"], measure="points")
 
 
+def _paired_bid_guide(fork_run: Path, run: Path) -> tuple[Section, str, pl.DataFrame]:
+    """The bid guide of the report on a bid fork run and a heuristic run, checked to be the paired
+    one; its text, and the bid fork rows of each hand's first forked decision."""
+    from analyses.report import build_report
+    from analyses.section import ReportInput, expand
+
+    runs, studies = expand([fork_run, run])
+    report = build_report(ReportInput.from_runs(runs, studies))
+    section = next(s for s in report.sections if s.key == "bid_guide")
+    assert section.title == "Bid guide: every call tried on the same hands"
+    text = " ".join(b.text for b in section.blocks if hasattr(b, "text"))
+    first = load(fork_run)["bid_forks"].filter(pl.col("decision") == 0).collect()
+    return section, text, first
+
+
 def test_the_report_bid_guide_is_rebuilt_on_the_bid_forks(bid_run: Path, kout_run: Path) -> None:
     """With a bid fork run, the report's bid guide is the paired one, its tables those of
     guide_ranges / call_values on the first forked decision of each hand, and it says in words what
@@ -153,13 +171,8 @@ def test_the_report_bid_guide_is_rebuilt_on_the_bid_forks(bid_run: Path, kout_ru
     from analyses.report import build_report
     from analyses.section import ReportInput, expand
 
-    runs, studies = expand([bid_run, kout_run])
-    report = build_report(ReportInput.from_runs(runs, studies))
-    section = next(s for s in report.sections if s.key == "bid_guide")
-    assert section.title == "Bid guide: every call tried on the same hands"
-    text = " ".join(b.text for b in section.blocks if hasattr(b, "text"))
+    section, text, first = _paired_bid_guide(bid_run, kout_run)
     assert "same deal, the same seat with the same cards" in text and "Holm" in text
-    first = load(bid_run)["bid_forks"].filter(pl.col("decision") == 0).collect()
     tables = section.tables()
     expected = BFA.guide_ranges(first, min_n=30)
     shown = tables["guide_ranges"].frame
@@ -236,16 +249,8 @@ def test_baloot_strength_is_the_sun_points_of_the_cards_held(baloot_bid_run: Pat
 def test_the_baloot_report_bid_guide_is_paired(baloot_bid_run: Path, baloot_run: Path) -> None:
     """With a Baloot bid fork run, the report's guide is the paired one: every buying call on the
     same hands, the strength in Sun card points, the advice worded as buying."""
-    from analyses.report import build_report
-    from analyses.section import ReportInput, expand
-
-    runs, studies = expand([baloot_bid_run, baloot_run])
-    report = build_report(ReportInput.from_runs(runs, studies))
-    section = next(s for s in report.sections if s.key == "bid_guide")
-    assert section.title == "Bid guide: every call tried on the same hands"
-    text = " ".join(b.text for b in section.blocks if hasattr(b, "text"))
+    section, text, first = _paired_bid_guide(baloot_bid_run, baloot_run)
     assert "every buying call" in text and "Sun card points of the five cards" in text
-    first = load(baloot_bid_run)["bid_forks"].filter(pl.col("decision") == 0).collect()
     expected = BFA.guide_ranges(first, min_n=30)
     assert section.tables()["guide_ranges"].frame["best_call"].to_list() == (
         expected["best_call"].to_list()

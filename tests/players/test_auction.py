@@ -30,7 +30,7 @@ from kout_sim.sim import play_hands
 
 from .test_ismcts import _search, check_hidden_swaps
 from .test_pimc import _decide
-from .test_sampler import Position, _check_sample, rng_of
+from .test_sampler import Position, _check_sample, original_hands, rng_of
 
 TRIES = 400
 
@@ -85,14 +85,6 @@ def heuristic_auction_position(
     return pos
 
 
-def dealt_hands(pos: Position, D: np.ndarray) -> list[int]:
-    """Each seat's dealt hand implied by the sample ``D``: its cards now plus the cards it played."""
-    played = [0] * pos.rules.n_players
-    for seat, card in pos.plays:
-        played[seat] |= 1 << card
-    return [int(D[L.S_HAND + s]) | played[s] for s in range(pos.rules.n_players)]
-
-
 def observed(pos: Position) -> tuple[list[int], int]:
     calls = [L.PASS if c == "pass" else int(c) for c in pos.calls]
     assert pos.trump is not None
@@ -119,7 +111,7 @@ def _agrees(pos: Position, seat: int, D: np.ndarray, MS: np.ndarray) -> bool:
     P, STR = tables_of(rules)
     row = _heuristic_row(rules.n_players)
     calls, trump = observed(pos)
-    hand = NumbaHand(rules, pos.dealer, dealt_hands(pos, D))
+    hand = NumbaHand(rules, pos.dealer, original_hands(pos, D))
     for want in [*calls, trump]:
         caller = hand.to_act
         choice = hand.legal_mask()

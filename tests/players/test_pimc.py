@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
@@ -49,20 +51,34 @@ def _decide(preset: str, S: np.ndarray, rng: np.ndarray, spec: str = "pimc:sampl
     return action
 
 
-def _play_positions(preset: str, count: int, seed: int, late: int = 0) -> list[np.ndarray]:
-    """States in the play phase with a choice of cards (at least ``late`` tricks done)."""
+def _positions_with_a_choice(
+    preset: str, count: int, tries: int, seed: int, wanted: Callable[[np.ndarray], bool]
+) -> list[np.ndarray]:
+    """The first ``count`` states that are ``wanted`` and have more than one legal action, among
+    ``tries`` random positions."""
     out = []
-    for pos in random_positions(preset, count * (40 if late else 4), seed):
+    for pos in random_positions(preset, tries, seed):
         S = pos.S
-        P, STR = tables_of(pos.rules)
-        if S[L.S_PHASE] != L.PH_PLAY or S[L.S_N_DONE] < late:
+        if not wanted(S):
             continue
+        P, STR = tables_of(pos.rules)
         mask = int(legal_mask(S, P, STR, int(P[L.P_FAMILY])))
         if mask & (mask - 1):
             out.append(S.copy())
         if len(out) == count:
             break
     return out
+
+
+def _play_positions(preset: str, count: int, seed: int, late: int = 0) -> list[np.ndarray]:
+    """States in the play phase with a choice of cards (at least ``late`` tricks done)."""
+    return _positions_with_a_choice(
+        preset,
+        count,
+        count * (40 if late else 4),
+        seed,
+        lambda S: bool(S[L.S_PHASE] == L.PH_PLAY and S[L.S_N_DONE] >= late),
+    )
 
 
 @pytest.mark.parametrize("preset", [*FAST, "kout_bo_6"])
@@ -217,18 +233,9 @@ def test_baloot_threshold_is_the_fewest_points_that_make_rule_3_6_3(tie: str) ->
 
 def _auction_positions(preset: str, count: int, seed: int) -> list[np.ndarray]:
     """States at a Kout call (a bid or the trump) with a choice."""
-    out = []
-    for pos in random_positions(preset, count * 20, seed):
-        S = pos.S
-        if S[L.S_PHASE] not in (L.PH_AUCTION, L.PH_TRUMP):
-            continue
-        P, STR = tables_of(pos.rules)
-        mask = int(legal_mask(S, P, STR, int(P[L.P_FAMILY])))
-        if mask & (mask - 1):
-            out.append(S.copy())
-        if len(out) == count:
-            break
-    return out
+    return _positions_with_a_choice(
+        preset, count, count * 20, seed, lambda S: S[L.S_PHASE] in (L.PH_AUCTION, L.PH_TRUMP)
+    )
 
 
 def _par_oracle(preset: str, S: np.ndarray, rng: np.ndarray, samples: int, p_make: float) -> int:

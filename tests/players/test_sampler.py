@@ -14,6 +14,7 @@ import itertools
 import math
 import random
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -580,6 +581,32 @@ def test_samples_are_uniform_over_consistent_deals(
 # ---- (c) no information leak ---------------------------------------------------------------------
 
 
+def hidden_swaps(
+    pos: Position, S: np.ndarray, seat: int, rnd: random.Random
+) -> Iterator[np.ndarray]:
+    """For each pair of the other seats and each hidden class both of them hold a card of and
+    may hold (as far as ``seat`` knows): ``S`` with one such card of each swapped between them,
+    chosen by ``rnd``. Asserts that ``seat``'s constraints are unchanged by the swap. Lazy: ``rnd``
+    is drawn from only as far as the swaps are taken."""
+    base = constraints_of(pos, S, seat)
+    cls, hi = base[3], base[5]
+    others = [s for s in range(pos.rules.n_players) if s != seat]
+    for s1, s2 in itertools.combinations(others, 2):
+        h1, h2 = int(S[L.S_HAND + s1]), int(S[L.S_HAND + s2])
+        for k in range(int(base[0][0])):
+            c1 = C.cards_of(h1 & int(cls[k]))
+            c2 = C.cards_of(h2 & int(cls[k]))
+            if not c1 or not c2 or hi[s1, k] == 0 or hi[s2, k] == 0:
+                continue
+            a, b = rnd.choice(c1), rnd.choice(c2)
+            S2 = S.copy()
+            S2[L.S_HAND + s1] = h1 ^ (1 << a) ^ (1 << b)
+            S2[L.S_HAND + s2] = h2 ^ (1 << a) ^ (1 << b)
+            for x, y in zip(base, constraints_of(pos, S2, seat)):
+                assert np.array_equal(x, y)
+            yield S2
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_hidden_swaps_change_nothing(preset: str) -> None:
     rnd = random.Random(3)
@@ -587,30 +614,14 @@ def test_hidden_swaps_change_nothing(preset: str) -> None:
     for i, pos in enumerate(random_positions(preset, 40, 200)):
         seat = observer_of(pos, rnd)
         S = pos.S
-        base = constraints_of(pos, S, seat)
-        n_cls = int(base[0][0])
-        cls, hi = base[3], base[5]
-        others = [s for s in range(pos.rules.n_players) if s != seat]
-        for s1, s2 in itertools.combinations(others, 2):
-            h1, h2 = int(S[L.S_HAND + s1]), int(S[L.S_HAND + s2])
-            for k in range(n_cls):
-                c1 = C.cards_of(h1 & int(cls[k]))
-                c2 = C.cards_of(h2 & int(cls[k]))
-                if not c1 or not c2 or hi[s1, k] == 0 or hi[s2, k] == 0:
-                    continue
-                a, b = rnd.choice(c1), rnd.choice(c2)
-                S2 = S.copy()
-                S2[L.S_HAND + s1] = h1 ^ (1 << a) ^ (1 << b)
-                S2[L.S_HAND + s2] = h2 ^ (1 << a) ^ (1 << b)
-                for x, y in zip(base, constraints_of(pos, S2, seat)):
-                    assert np.array_equal(x, y)
-                P, STR = tables_of(pos.rules)
-                out1 = np.zeros(L.S_SIZE, dtype=np.int64)
-                out2 = np.zeros(L.S_SIZE, dtype=np.int64)
-                assert SP.determinize(S, P, STR, seat, rng_of(9, i), out1) == 0
-                assert SP.determinize(S2, P, STR, seat, rng_of(9, i), out2) == 0
-                assert np.array_equal(out1, out2)
-                swaps += 1
+        for S2 in hidden_swaps(pos, S, seat, rnd):
+            P, STR = tables_of(pos.rules)
+            out1 = np.zeros(L.S_SIZE, dtype=np.int64)
+            out2 = np.zeros(L.S_SIZE, dtype=np.int64)
+            assert SP.determinize(S, P, STR, seat, rng_of(9, i), out1) == 0
+            assert SP.determinize(S2, P, STR, seat, rng_of(9, i), out2) == 0
+            assert np.array_equal(out1, out2)
+            swaps += 1
     assert swaps >= 20
 
 

@@ -486,13 +486,18 @@ SINGLE_JOKER_DEAL = {
     2: "9S 8S TH 9H TD 9D TC 9C RJ",
     3: "7S 6S 8H 7H 8D 7D 8C 7C 6C",
 }
-SINGLE_JOKER_TRICKS = [
+# The first six tricks of SINGLE_JOKER_DEAL and TWO_JOKER_DEAL: seat 0 cashes A and K of spades,
+# hearts and diamonds.
+SIX_ACE_KING_TRICKS = [
     ["AS", "JS", "9S", "7S"],
     ["KS", "TS", "8S", "6S"],
     ["AH", "QH", "TH", "8H"],
     ["KH", "JH", "9H", "7H"],
     ["AD", "QD", "TD", "8D"],
     ["KD", "JD", "9D", "7D"],
+]
+SINGLE_JOKER_TRICKS = [
+    *SIX_ACE_KING_TRICKS,
     ["AC", "QC", "TC", "8C"],
     ["KC", "JC", "9C", "7C"],
 ]
@@ -555,15 +560,7 @@ TWO_JOKER_DEAL = {
     2: "9S 8S TH 9H TD 9D QC TC 9C",
     3: "7S 6S 8H 7H 8D 7D JC 8C 7C",
 }
-TWO_JOKER_TRICKS = [
-    ["AS", "JS", "9S", "7S"],
-    ["KS", "TS", "8S", "6S"],
-    ["AH", "QH", "TH", "8H"],
-    ["KH", "JH", "9H", "7H"],
-    ["AD", "QD", "TD", "8D"],
-    ["KD", "JD", "9D", "7D"],
-    ["AC", "6C", "TC", "7C"],
-]
+TWO_JOKER_TRICKS = [*SIX_ACE_KING_TRICKS, ["AC", "6C", "TC", "7C"]]
 
 
 def test_two_unleadable_jokers_either_may_be_led_rankless() -> None:
@@ -705,7 +702,16 @@ def test_play_all_tricks_same_result(preset: str) -> None:
 # --------------------------------------------------------------------------------------------------
 
 
-def bo_result(bidder: int, contract: int, made: bool, points: list[int]) -> dict[str, Any]:
+def hand_result(
+    bidder: int,
+    contract: int,
+    made: bool | None,
+    points: list[int],
+    winner: int | None = None,
+    forced: bool = False,
+) -> dict[str, Any]:
+    """A hand result as RefHand.result() gives it, for RefMatch.apply_hand (Kout Bo and
+    Bahraini)."""
     return {
         "bidder": bidder,
         "contract": contract,
@@ -715,14 +721,14 @@ def bo_result(bidder: int, contract: int, made: bool, points: list[int]) -> dict
         "tricks": [0, 0],
         "made": made,
         "points": points,
-        "match_winner": None,
-        "forced_joker_lead": False,
+        "match_winner": winner,
+        "forced_joker_lead": forced,
     }
 
 
 def test_match_bawan_on_first_hand() -> None:
     match = RefMatch("kout_bo_4", bo(), 2)
-    match.apply_hand(bo_result(1, 9, True, [0, 36]))
+    match.apply_hand(hand_result(1, 9, True, [0, 36]))
     assert (match.over, match.winner, match.reason, match.score, match.n_hands) == (
         True,
         1,
@@ -731,58 +737,58 @@ def test_match_bawan_on_first_hand() -> None:
         1,
     )
     with pytest.raises(RuntimeError):
-        match.apply_hand(bo_result(1, 5, True, [0, 5]))
+        match.apply_hand(hand_result(1, 5, True, [0, 5]))
 
 
 def test_match_bawan_later_is_only_points() -> None:
     match = RefMatch("kout_bo_4", bo(), 0)
-    match.apply_hand(bo_result(0, 5, False, [0, 10]))
-    match.apply_hand(bo_result(0, 9, True, [36, 0]))
+    match.apply_hand(hand_result(0, 5, False, [0, 10]))
+    match.apply_hand(hand_result(0, 9, True, [36, 0]))
     assert (match.over, match.score) == (False, [36, 10])
     # A failed Bawan on the first hand is just 18 for the defenders.
     match = RefMatch("kout_bo_4", bo(), 0)
-    match.apply_hand(bo_result(0, 9, False, [0, 18]))
+    match.apply_hand(hand_result(0, 9, False, [0, 18]))
     assert (match.over, match.score) == (False, [0, 18])
 
 
 def test_match_kout() -> None:
     match = RefMatch("kout_bo_6", bo(), 0)
-    match.apply_hand(bo_result(1, 8, True, [0, 8]))
-    match.apply_hand(bo_result(0, 9, True, [36, 0]))  # 36 on the second hand: no instant win
-    match.apply_hand(bo_result(2, 7, True, [7, 0]))
+    match.apply_hand(hand_result(1, 8, True, [0, 8]))
+    match.apply_hand(hand_result(0, 9, True, [36, 0]))  # 36 on the second hand: no instant win
+    match.apply_hand(hand_result(2, 7, True, [7, 0]))
     assert (match.over, match.score) == (False, [43, 8])
     match = RefMatch("kout_bo_6", bo(), 0)
-    match.apply_hand(bo_result(0, 8, False, [0, 16]))
+    match.apply_hand(hand_result(0, 8, False, [0, 16]))
     assert not match.over
-    match.apply_hand(bo_result(1, 9, True, [0, 36]))  # 52 against exactly 0
+    match.apply_hand(hand_result(1, 9, True, [0, 36]))  # 52 against exactly 0
     assert (match.over, match.winner, match.reason, match.score) == (True, 1, "kout", [0, 52])
 
 
 def test_match_no_kout_when_other_team_scored() -> None:
     match = RefMatch("kout_bo_4", bo(), 0)
-    match.apply_hand(bo_result(1, 5, True, [0, 5]))
-    match.apply_hand(bo_result(0, 9, True, [36, 0]))
-    match.apply_hand(bo_result(0, 8, False, [0, 16]))
-    match.apply_hand(bo_result(2, 9, True, [36, 0]))
+    match.apply_hand(hand_result(1, 5, True, [0, 5]))
+    match.apply_hand(hand_result(0, 9, True, [36, 0]))
+    match.apply_hand(hand_result(0, 8, False, [0, 16]))
+    match.apply_hand(hand_result(2, 9, True, [36, 0]))
     assert (match.over, match.score) == (False, [72, 21])
 
 
 def test_match_target_and_kout_order() -> None:
     match = RefMatch("kout_bo_4", bo(), 0)
     for _ in range(14):
-        match.apply_hand(bo_result(1, 7, True, [0, 7]))
-        match.apply_hand(bo_result(0, 7, True, [7, 0]))
+        match.apply_hand(hand_result(1, 7, True, [0, 7]))
+        match.apply_hand(hand_result(0, 7, True, [7, 0]))
     assert (match.over, match.score) == (False, [98, 98])
-    match.apply_hand(bo_result(0, 5, True, [5, 0]))
+    match.apply_hand(hand_result(0, 5, True, [5, 0]))
     assert (match.over, match.winner, match.reason, match.score) == (True, 0, "target", [103, 98])
     # With a target of 51, 51 against 0 is a Kout: RULES.md 1.12(b) is checked before (c).
     match = RefMatch("kout_bo_4", bo(target=51), 0)
-    match.apply_hand(bo_result(0, 9, False, [0, 18]))
-    match.apply_hand(bo_result(1, 9, True, [0, 36]))
+    match.apply_hand(hand_result(0, 9, False, [0, 18]))
+    match.apply_hand(hand_result(1, 9, True, [0, 36]))
     assert (match.over, match.reason) == (True, "kout")
     match = RefMatch("kout_bo_4", bo(target=26), 0)
-    match.apply_hand(bo_result(1, 8, False, [16, 0]))
-    match.apply_hand(bo_result(1, 5, False, [10, 0]))
+    match.apply_hand(hand_result(1, 8, False, [16, 0]))
+    match.apply_hand(hand_result(1, 5, False, [10, 0]))
     assert (match.over, match.winner, match.reason, match.score) == (True, 0, "target", [26, 0])
 
 
@@ -792,7 +798,7 @@ def test_match_dealer_rotates(preset: str, n: int) -> None:
     match = RefMatch(preset, bo(), n - 2)
     seen = [match.dealer]
     for _ in range(n):
-        match.apply_hand(bo_result(0, 5, False, [0, 10]))
+        match.apply_hand(hand_result(0, 5, False, [0, 10]))
         seen.append(match.dealer)
     assert seen == [(n - 2 + k) % n for k in range(n + 1)]
 
@@ -952,28 +958,6 @@ def test_bh_forced_joker_found_in_random_play() -> None:
     assert found > 0
 
 
-def bh_result(
-    bidder: int,
-    contract: int,
-    made: bool | None,
-    points: list[int],
-    winner: int | None = None,
-    forced: bool = False,
-) -> dict[str, Any]:
-    return {
-        "bidder": bidder,
-        "contract": contract,
-        "malzoom": False,
-        "trump": "S",
-        "trick_winners": [],
-        "tricks": [0, 0],
-        "made": made,
-        "points": points,
-        "match_winner": winner,
-        "forced_joker_lead": forced,
-    }
-
-
 def bh_match(preset: str, dealer: int, score: int, target: int = 31) -> KoutMatch:
     match = RefMatch(preset, bh(target=target), dealer)
     match.score = score
@@ -1014,31 +998,31 @@ def test_bh_dealer_rotation(
 ) -> None:
     # RULES.md 2.10 (signed score) and 2.12 (rotation).
     match = bh_match(preset, dealer, score)
-    match.apply_hand(bh_result(0, 5, True, points))
+    match.apply_hand(hand_result(0, 5, True, points))
     assert (match.score, match.dealer, match.over) == (new_score, new_dealer, False)
 
 
 def test_bh_target_and_hand_ending_matches() -> None:
     # RULES.md 2.11: |score| reaching the target ends the match.
     match = bh_match("kout_bh_4", 0, -24)
-    match.apply_hand(bh_result(1, 7, True, [0, 7]))
+    match.apply_hand(hand_result(1, 7, True, [0, 7]))
     assert (match.over, match.winner, match.reason, match.score) == (True, 1, "target", -31)
     match = bh_match("kout_bh_4", 0, 20, target=26)
-    match.apply_hand(bh_result(1, 5, False, [10, 0]))
+    match.apply_hand(hand_result(1, 5, False, [10, 0]))
     assert (match.over, match.winner, match.reason, match.score) == (True, 0, "target", 30)
     match = bh_match("kout_bh_4", 0, 24)
-    match.apply_hand(bh_result(0, 6, True, [6, 0]))
+    match.apply_hand(hand_result(0, 6, True, [6, 0]))
     assert (match.over, match.score) == (False, 30)
     # RULES.md 2.10: Inzili made / failed decides the match; the counter does not move.
     match = bh_match("kout_bh_6", 2, 17)
-    match.apply_hand(bh_result(3, 8, True, [0, 0], winner=1))
+    match.apply_hand(hand_result(3, 8, True, [0, 0], winner=1))
     assert (match.over, match.winner, match.reason, match.score) == (True, 1, "inzili", 17)
     match = bh_match("kout_bh_6", 2, -17)
-    match.apply_hand(bh_result(3, 8, False, [0, 0], winner=0))
+    match.apply_hand(hand_result(3, 8, False, [0, 0], winner=0))
     assert (match.over, match.winner, match.reason, match.score) == (True, 0, "inzili", -17)
     # RULES.md 2.8: a forced joker lead.
     match = bh_match("kout_bh_4", 1, 0)
-    match.apply_hand(bh_result(2, 6, None, [0, 0], winner=0, forced=True))
+    match.apply_hand(hand_result(2, 6, None, [0, 0], winner=0, forced=True))
     assert (match.over, match.winner, match.reason, match.score) == (True, 0, "forced_joker", 0)
 
 

@@ -15,27 +15,28 @@ from kout_sim.reference.baloot import RefHand as BalootHand
 from kout_sim.reference.kout import RefHand as KoutHand
 from kout_sim.rules import RulesError, get_rules, preset_names
 
+from .test_reference_baloot import OPTION_VALUES as BALOOT_VALUES
+
 # every value each option accepts, in the forms a record (JSON) or a command line (text) gives
 _SEATS = {4: [0, 1, 2, 3, "0", "3"], 6: [0, 5, "5"]}
 _YES_NO = [True, False, "true", "False", "yes", "NO", "1", "0"]
+
+
+def _with_text_forms(values: list[Any]) -> list[Any]:
+    """``values`` of a Baloot option as a record or a command line may give them: a yes/no
+    option's True and False in their text forms too."""
+    if True not in values:
+        return values
+    return [*_YES_NO, *(value for value in values if not isinstance(value, bool))]
+
+
 VALUES: dict[str, list[Any]] = {
     "joker_lead_scope": ["bidding_team", "anyone"],
     "play_all_tricks": _YES_NO,
     "target": [1, 26, 31, 51, 101, 152, 500, "77", "+9", " 12 "],
     "profile": ["ksa", "kammelna"],
-    "sun_before_you": [*_YES_NO, "opponents"],
-    "second_sun_chance": _YES_NO,
-    "kawesh": _YES_NO,
-    "ace_sun_restriction": ["p1_only", "none"],
-    "doubling": _YES_NO,
-    "mercy": ["partner_winning", "none"],
-    "undertrump_required": _YES_NO,
-    "overtrump_on_trump_lead": ["vs_opponent", "always", "never"],
-    "baloot_on_loss": ["owner", "void", "winner"],
-    "tie": ["split", "buyer_loses", "buyer_loses_hokum_only"],
-    "kaboot_projects": ["all", "own"],
-    "doubled_projects": ["by_level", "multiplied"],
-    "gahwa": ["match", "bank_152"],
+    # the Baloot options' values as the reference engine's tests deal them out
+    **{option: _with_text_forms(values) for option, values in BALOOT_VALUES.items()},
 }
 INVALID: dict[str, list[Any]] = {
     "joker_lead_scope": ["everyone", 1, None],
