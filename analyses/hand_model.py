@@ -75,7 +75,7 @@ MIN_HANDS = 200
 def card_features(seat_cards: np.ndarray) -> dict[str, np.ndarray]:
     """The trump-free features of the hands ``seat_cards`` (card bitmasks of :mod:`kout_sim.cards`):
     ``trumps`` and ``trump_honours`` (length and A K Q J of the long suit, chosen as
-    :func:`kout_sim.sim.bid_fork.hand_features` does), ``side_aces``, ``side_kings``, ``voids``."""
+    :func:`kout_sim.io.forks.hand_features` does), ``side_aces``, ``side_kings``, ``voids``."""
     cards = np.asarray(seat_cards, dtype=np.int64)
     length = np.zeros((len(cards), C.N_SUITS), dtype=np.int64)
     honours = np.zeros_like(length)

@@ -146,20 +146,41 @@ MATCH_ROW = Record(
 )
 """A match row (``int64[X_SIZE]``, :mod:`kout_sim.engine.layout` ``X_*``)."""
 
-_ACTUAL = (
-    _f("illegal", FK.F_ILLEGAL, "1: a policy chose an illegal action in a branch"),
-    _f("actual_made", FK.F_ACTUAL_MADE, "the hand itself: made (-1: forced joker lead)"),
-    _f("actual_net", FK.F_ACTUAL_NET, "the hand itself: the seat's team's net points"),
-    _f("actual_tricks", FK.F_ACTUAL_TRICKS, "the hand itself: the seat's team's tricks"),
-    _f("actual_forced", FK.F_ACTUAL_FORCED, "the hand itself: 1: a forced joker lead ended it"),
+_FORK_HEAD = (
+    _f("hand", FK.F_HAND, "stream index of the hand"),
+    _f("dealer", FK.F_DEALER, "dealer seat"),
 )
+"""The first fields of both fork records."""
+
+
+def _fork_tail(width: int) -> tuple[Field, ...]:
+    """The last fields of both fork records: the decisions before the fork, the outcome of each
+    branch (``width`` entries: two in a joker fork record, one in a bid fork record, a branch)
+    and of the hand itself."""
+    each = "per branch: " if width > 1 else ""
+    outcomes = (
+        ("made", FK.F_MADE, "1: the contract made (-1: forced joker lead)"),
+        ("net", FK.F_NET, "the seat's team's net points"),
+        ("tricks", FK.F_TRICKS, "the seat's team's tricks at the end"),
+        ("forced", FK.F_FORCED, "1: a forced joker lead ended the hand"),
+        ("match_winner", FK.F_MATCH_WINNER, "team winning the match by the hand alone"),
+    )
+    return (
+        _f("ply", FK.F_PLY, "decisions of the hand before this one"),
+        *(_f(name, offset, each + meaning, width) for name, offset, meaning in outcomes),
+        _f("illegal", FK.F_ILLEGAL, "1: a policy chose an illegal action in a branch"),
+        _f("actual_made", FK.F_ACTUAL_MADE, "the hand itself: made (-1: forced joker lead)"),
+        _f("actual_net", FK.F_ACTUAL_NET, "the hand itself: the seat's team's net points"),
+        _f("actual_tricks", FK.F_ACTUAL_TRICKS, "the hand itself: the seat's team's tricks"),
+        _f("actual_forced", FK.F_ACTUAL_FORCED, "the hand itself: 1: a forced joker lead ended it"),
+    )
+
 
 FORK_RECORD = Record(
     "fork record",
     FK.F_SIZE,
     (
-        _f("hand", FK.F_HAND, "stream index of the hand"),
-        _f("dealer", FK.F_DEALER, "dealer seat"),
+        *_FORK_HEAD,
         _f("trick", FK.F_TRICK, "tricks completed before the decision"),
         _f("seat", FK.F_SEAT, "seat to act"),
         _f("leading", FK.F_LEADING, "1: the seat leads the trick"),
@@ -173,13 +194,7 @@ FORK_RECORD = Record(
         _f("other", FK.F_OTHER, "card of branch 1 (the policy's best other card)"),
         _f("chosen", FK.F_CHOSEN, "card the policy played in the hand itself"),
         _f("team_tricks", FK.F_TEAM_TRICKS, "tricks of the seat's team before the decision"),
-        _f("ply", FK.F_PLY, "decisions of the hand before this one"),
-        _f("made", FK.F_MADE, "per branch: 1: the contract made (-1: forced joker lead)", 2),
-        _f("net", FK.F_NET, "per branch: the seat's team's net points", 2),
-        _f("tricks", FK.F_TRICKS, "per branch: the seat's team's tricks at the end", 2),
-        _f("forced", FK.F_FORCED, "per branch: 1: a forced joker lead ended the hand", 2),
-        _f("match_winner", FK.F_MATCH_WINNER, "per branch: team winning the match by it", 2),
-        *_ACTUAL,
+        *_fork_tail(2),
     ),
 )
 """A joker fork record (``int64[F_SIZE]``, :mod:`kout_sim.drivers.fork` ``F_*``)."""
@@ -188,8 +203,7 @@ BID_FORK_RECORD = Record(
     "bid fork record",
     FK.F_SIZE,
     (
-        _f("hand", FK.F_HAND, "stream index of the hand"),
-        _f("dealer", FK.F_DEALER, "dealer seat"),
+        *_FORK_HEAD,
         _f("decision", FK.G_DECISION, "bid decisions of the hand forked before this one"),
         _f("seat", FK.F_SEAT, "seat to act"),
         _f("high_bid", FK.G_HIGH_BID, "standing bid before the decision (0: none)"),
@@ -205,13 +219,7 @@ BID_FORK_RECORD = Record(
             _f(f"rng{i}", lane, f"word {i} of the branches' random state at the fork")
             for i, lane in enumerate(FK.G_RNG)
         ),
-        _f("ply", FK.F_PLY, "decisions of the hand before this one"),
-        _f("made", FK.F_MADE, "1: the contract made (-1: forced joker lead)"),
-        _f("net", FK.F_NET, "the seat's team's net points"),
-        _f("tricks", FK.F_TRICKS, "the seat's team's tricks at the end"),
-        _f("forced", FK.F_FORCED, "1: a forced joker lead ended the hand"),
-        _f("match_winner", FK.F_MATCH_WINNER, "team winning the match by the hand alone"),
-        *_ACTUAL,
+        *_fork_tail(1),
     ),
 )
 """A bid fork record, one branch (``int64[F_SIZE]``, :mod:`kout_sim.drivers.fork` ``F_*`` and

@@ -2,10 +2,11 @@
 record field (:mod:`kout_sim.io.records`) each column is read from.
 
 The tables of a run are written through :func:`hands_table`, :func:`matches_table` and
-:func:`actions_table`, the ``forks`` and ``bid_forks`` tables through :func:`frame_of` (by
-:mod:`kout_sim.sim.fork` and :mod:`kout_sim.sim.bid_fork`), so the columns here are the single
-source of truth: ``docs/data.md`` is generated from them, and ``tests/unit/test_records.py``
-checks that every column it lists is in a table's schema and the other way round.
+:func:`actions_table`, the ``forks`` and ``bid_forks`` tables through
+:func:`kout_sim.io.forks.fork_table` and :func:`kout_sim.io.forks.bid_fork_table` (which end in
+:func:`conform`), so the columns here are the single source of truth: ``docs/data.md`` is
+generated from them, and ``tests/unit/test_records.py`` checks that every column it lists is in a
+table's schema and the other way round.
 
 Size: over 600 lines on purpose. Most of it is the column declarations of the five tables, one
 line of meaning each: the data dictionary is one list, read in one place.
@@ -14,7 +15,7 @@ line of meaning each: the data dictionary is one list, read in one place.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -46,6 +47,45 @@ class Column:
     optional: bool = False
 
 
+TEAM_SEATS = ("even", "odd")
+"""The seats of team 0 and team 1."""
+SIGNED = ("signed counter", "0 when signed")
+"""How the two teams' scores read in Bahraini Kout (one signed counter, in team 0's column)."""
+FORCED_JOKER = "a forced joker lead ended the hand (RULES.md 2.8)"
+
+
+def per_team(
+    name: str,
+    dtype: pa.DataType,
+    meaning: str,
+    field: str | None = None,
+    notes: tuple[str, str] = ("", ""),
+) -> tuple[Column, ...]:
+    """The columns ``{name}_team0`` and ``{name}_team1``, read from entries 0 and 1 of ``field``
+    (or derived, without one): ``meaning`` with ``{team}`` the team's number, ``{seats}`` its seats
+    (:data:`TEAM_SEATS`) and ``{note}`` its entry of ``notes``."""
+    return tuple(
+        Column(
+            f"{name}_team{t}",
+            dtype,
+            meaning.format(team=t, seats=TEAM_SEATS[t], note=notes[t]),
+            field,
+            t if field is not None else 0,
+        )
+        for t in (0, 1)
+    )
+
+
+def bidder_feature(
+    name: str, meaning: str, field: str | None = None, dtype: pa.DataType | None = None
+) -> Column:
+    """The column ``bidder_{name}``: a count over the bidder's hand (``int8`` unless ``dtype``),
+    null without a bidder, read from the field ``b_{name}`` (or ``field``)."""
+    return Column(
+        f"bidder_{name}", dtype or pa.int8(), meaning, field or f"b_{name}", optional=True
+    )
+
+
 HAND_COLUMNS: tuple[Column, ...] = (
     Column(
         "match",
@@ -75,18 +115,11 @@ HAND_COLUMNS: tuple[Column, ...] = (
         0,
         optional=True,
     ),
-    Column(
-        "tricks_team0",
-        pa.int8(),
-        "tricks taken by team 0 (even seats) before the hand stopped",
+    *per_team(
         "tricks",
-    ),
-    Column(
-        "tricks_team1",
         pa.int8(),
-        "tricks taken by team 1 (odd seats) before the hand stopped",
+        "tricks taken by team {team} ({seats} seats) before the hand stopped",
         "tricks",
-        1,
     ),
     Column(
         "n_tricks_played",
@@ -102,33 +135,20 @@ HAND_COLUMNS: tuple[Column, ...] = (
         0,
         optional=True,
     ),
-    Column("points_team0", pa.int16(), "points banked by team 0 this hand", "points"),
-    Column("points_team1", pa.int16(), "points banked by team 1 this hand", "points", 1),
-    Column(
-        "score_before_team0",
-        pa.int32(),
-        "team 0 match score before the hand (signed counter)",
+    *per_team("points", pa.int16(), "points banked by team {team} this hand", "points"),
+    *per_team(
         "score_before",
-    ),
-    Column(
-        "score_before_team1",
         pa.int32(),
-        "team 1 match score before the hand (0 when signed)",
+        "team {team} match score before the hand ({note})",
         "score_before",
-        1,
+        SIGNED,
     ),
-    Column(
-        "score_after_team0",
-        pa.int32(),
-        "team 0 match score after the hand (signed counter)",
+    *per_team(
         "score_after",
-    ),
-    Column(
-        "score_after_team1",
         pa.int32(),
-        "team 1 match score after the hand (0 when signed)",
+        "team {team} match score after the hand ({note})",
         "score_after",
-        1,
+        SIGNED,
     ),
     Column(
         "joker_leads",
@@ -162,18 +182,11 @@ HAND_COLUMNS: tuple[Column, ...] = (
     ),
     Column("ashkal", pa.bool_(), "Baloot: the Sun was bought by Ashkal", "ashkal"),
     Column("face_up", pa.string(), "Baloot: the face-up card", "face_up"),
-    Column(
-        "card_points_team0",
-        pa.int16(),
-        "Baloot: card points of team 0, last trick included",
+    *per_team(
         "card_points",
-    ),
-    Column(
-        "card_points_team1",
         pa.int16(),
-        "Baloot: card points of team 1, last trick included",
+        "Baloot: card points of team {team}, last trick included",
         "card_points",
-        1,
     ),
     Column("double", pa.int8(), "Baloot: multiplier 1..4 of the doubling ladder", "double"),
     Column("gahwa", pa.bool_(), "Baloot: the hand was played as a Gahwa", "gahwa"),
@@ -193,18 +206,11 @@ HAND_COLUMNS: tuple[Column, ...] = (
         0,
         optional=True,
     ),
-    Column(
-        "project_points_team0",
-        pa.int16(),
-        "Baloot: game points of team 0's projects",
+    *per_team(
         "project_points",
-    ),
-    Column(
-        "project_points_team1",
         pa.int16(),
-        "Baloot: game points of team 1's projects",
+        "Baloot: game points of team {team}'s projects",
         "project_points",
-        1,
     ),
     Column(
         "baloot_seat",
@@ -214,12 +220,7 @@ HAND_COLUMNS: tuple[Column, ...] = (
         0,
         optional=True,
     ),
-    Column(
-        "forced_joker",
-        pa.bool_(),
-        "a forced joker lead ended the hand (RULES.md 2.8)",
-        "forced_joker",
-    ),
+    Column("forced_joker", pa.bool_(), FORCED_JOKER, "forced_joker"),
     Column(
         "calls",
         pa.string(),
@@ -231,85 +232,31 @@ HAND_COLUMNS: tuple[Column, ...] = (
         pa.string(),
         "seat that won each completed trick, in order, one digit per trick (e.g. `0213`)",
     ),
-    Column(
-        "bj_holder",
-        pa.int8(),
-        "seat dealt the small joker BJ (null: not in the deck)",
-        "holders",
-        0,
-        optional=True,
+    *(
+        Column(
+            f"{card.lower()}_holder",
+            pa.int8(),
+            f"seat dealt the {joker} {card} (null: not in the deck)",
+            "holders",
+            i,
+            optional=True,
+        )
+        for i, (joker, card) in enumerate(
+            (("small joker", "BJ"), ("big joker", "RJ"), ("Bahraini joker", "JK"))
+        )
     ),
-    Column(
-        "rj_holder",
-        pa.int8(),
-        "seat dealt the big joker RJ (null: not in the deck)",
-        "holders",
-        1,
-        optional=True,
+    bidder_feature("trump_length", "trumps in the bidder's hand (null: no trump)"),
+    bidder_feature(
+        "trump_honours", "bidder's top trumps: A K Q J (Kout), J 9 A T (Baloot Hokum)", "b_honours"
     ),
-    Column(
-        "jk_holder",
-        pa.int8(),
-        "seat dealt the Bahraini joker JK (null: not in the deck)",
-        "holders",
-        2,
-        optional=True,
-    ),
-    Column(
-        "bidder_trump_length",
-        pa.int8(),
-        "trumps in the bidder's hand (null: no trump)",
-        "b_trump_length",
-        0,
-        optional=True,
-    ),
-    Column(
-        "bidder_trump_honours",
-        pa.int8(),
-        "bidder's top trumps: A K Q J (Kout), J 9 A T (Baloot Hokum)",
-        "b_honours",
-        0,
-        optional=True,
-    ),
-    Column(
-        "bidder_jokers",
-        pa.int8(),
-        "jokers in the bidder's hand (Kout)",
-        "b_jokers",
-        0,
-        optional=True,
-    ),
-    Column(
-        "bidder_side_aces",
-        pa.int8(),
-        "aces outside trump in the bidder's hand",
-        "b_side_aces",
-        0,
-        optional=True,
-    ),
-    Column(
-        "bidder_side_kings",
-        pa.int8(),
-        "kings outside trump in the bidder's hand",
-        "b_side_kings",
-        0,
-        optional=True,
-    ),
-    Column(
-        "bidder_voids",
-        pa.int8(),
-        "suits (of four) missing from the bidder's hand",
-        "b_voids",
-        0,
-        optional=True,
-    ),
-    Column(
-        "bidder_card_points",
-        pa.int16(),
+    bidder_feature("jokers", "jokers in the bidder's hand (Kout)"),
+    bidder_feature("side_aces", "aces outside trump in the bidder's hand"),
+    bidder_feature("side_kings", "kings outside trump in the bidder's hand"),
+    bidder_feature("voids", "suits (of four) missing from the bidder's hand"),
+    bidder_feature(
+        "card_points",
         "Baloot: card points of the buyer's eight cards under the mode bought",
-        "b_card_points",
-        0,
-        optional=True,
+        dtype=pa.int16(),
     ),
     Column(
         "bidder_projects",
@@ -386,16 +333,17 @@ MATCH_COLUMNS: tuple[Column, ...] = (
     Column(
         "reason", pa.string(), "why the match ended: target, kout, bawan_first_hand, ...", "reason"
     ),
-    Column(
-        "score_team0",
-        pa.int32(),
-        "final score of team 0 (signed counter in Bahraini Kout)",
+    *per_team(
         "score",
+        pa.int32(),
+        "final score of team {team} ({note})",
+        "score",
+        ("signed counter in Bahraini Kout", SIGNED[1]),
     ),
-    Column("score_team1", pa.int32(), "final score of team 1 (0 when signed)", "score", 1),
     Column("target", pa.int16(), "the match target score"),
-    Column("players_team0", pa.string(), "player specs of team 0's seats (even), ' + ' between"),
-    Column("players_team1", pa.string(), "player specs of team 1's seats (odd), ' + ' between"),
+    *per_team(
+        "players", pa.string(), "player specs of team {team}'s seats ({seats}), ' + ' between"
+    ),
 )
 
 
@@ -597,23 +545,40 @@ def data_dictionary() -> str:
 BRANCHES = ("joker", "other")
 """The two branches of a joker fork, in the order of the record's two-entry fields."""
 
-_BRANCH_OUTCOMES = (
-    ("made", pa.bool_(), "the bidding team made its contract (null: forced joker lead)"),
-    ("net", pa.int16(), "points banked by the seat's team minus the other team's"),
-    ("tricks", pa.int16(), "tricks of the seat's team at the end of the hand"),
-    ("forced_joker", pa.bool_(), "a forced joker lead ended the hand (RULES.md 2.8)"),
-    ("match_lost", pa.bool_(), "the hand alone loses the match for the seat's team"),
+OUTCOMES: dict[str, Column] = {
+    c.name: c
+    for c in (
+        Column(
+            "made",
+            pa.bool_(),
+            "the bidding team made its contract (null: forced joker lead)",
+            "made",
+            optional=True,
+        ),
+        Column("net", pa.int16(), "points banked by the seat's team minus the other team's", "net"),
+        Column("tricks", pa.int16(), "tricks of the seat's team at the end of the hand", "tricks"),
+        Column("forced_joker", pa.bool_(), FORCED_JOKER, "forced"),
+        Column(
+            "match_lost",
+            pa.bool_(),
+            "the hand alone loses the match for the seat's team",
+            "match_winner",
+        ),
+    )
+}
+"""The outcome of a fork's branch as a fork table has it, each read from its field of the fork
+record (``match_lost``: derived from the match's winner); the joker forks have each once per
+branch and of the hand itself, the bid forks once (a row is a branch)."""
+
+FORK_HAND = Column(
+    "hand", pa.int64(), "stream index of the hand (the hand of play_hands, same seed)", "hand"
 )
-_OUTCOME_FIELDS = {"made": "made", "net": "net", "tricks": "tricks", "forced_joker": "forced"}
+FORK_DEALER = Column("dealer", pa.int16(), "dealer seat", "dealer")
+PRESET = Column("preset", pa.string(), "rule preset")
 
 FORK_COLUMNS: tuple[Column, ...] = (
-    Column(
-        "hand",
-        pa.int64(),
-        "stream index of the hand (the hand of play_hands, same seed)",
-        "hand",
-    ),
-    Column("dealer", pa.int16(), "dealer seat", "dealer"),
+    FORK_HAND,
+    FORK_DEALER,
     Column(
         "trick",
         pa.int16(),
@@ -640,43 +605,31 @@ FORK_COLUMNS: tuple[Column, ...] = (
     Column("chosen", pa.string(), "the card the policy played in the hand itself", "chosen"),
     Column("chose_joker", pa.bool_(), "the policy played the joker in the hand itself"),
     *(
-        Column(
-            f"{name}_{branch}",
-            dtype,
-            f"{branch} branch: {meaning}",
-            _OUTCOME_FIELDS.get(name, "match_winner"),
-            b,
-            optional=name == "made",
-        )
+        replace(c, name=f"{c.name}_{branch}", meaning=f"{branch} branch: {c.meaning}", entry=b)
         for b, branch in enumerate(BRANCHES)
-        for name, dtype, meaning in _BRANCH_OUTCOMES
+        for c in OUTCOMES.values()
     ),
     *(
-        Column(
-            f"{name}_actual",
-            dtype,
-            f"the hand itself, as the policy played it on from the fork (`chosen`): {meaning}",
-            f"actual_{_OUTCOME_FIELDS[name]}",
-            optional=name == "made",
+        replace(
+            c,
+            name=f"{c.name}_actual",
+            meaning=f"the hand itself, as the policy played it on from the fork (`chosen`): "
+            f"{c.meaning}",
+            field=f"actual_{c.field}",
         )
-        for name, dtype, meaning in _BRANCH_OUTCOMES
-        if name != "match_lost"
+        for c in OUTCOMES.values()
+        if c.name != "match_lost"
     ),
-    Column("preset", pa.string(), "rule preset"),
+    PRESET,
 )
-"""The ``forks`` table of a ``kout-sim forks`` folder (:func:`kout_sim.sim.fork.fork_table`),
+"""The ``forks`` table of a ``kout-sim forks`` folder (:func:`kout_sim.io.forks.fork_table`),
 from :data:`kout_sim.io.records.FORK_RECORD`."""
 
 # ---- the bid forks table (kout-sim forks --kind bid): one row per branch of a bid fork
 
 BID_FORK_COLUMNS: tuple[Column, ...] = (
-    Column(
-        "hand",
-        pa.int64(),
-        "stream index of the hand (the hand of play_hands, same seed)",
-        "hand",
-    ),
-    Column("dealer", pa.int16(), "dealer seat", "dealer"),
+    FORK_HAND,
+    FORK_DEALER,
     Column("seat", pa.int16(), "seat to act at the forked decision", "seat"),
     Column("ply", pa.int16(), "decisions of the hand before this one (the calls before it)", "ply"),
     Column(
@@ -705,8 +658,8 @@ BID_FORK_COLUMNS: tuple[Column, ...] = (
         "the seat's team's score before the hand",
         "score_before",
     ),
-    Column("net", pa.int16(), "points banked by the seat's team minus the other team's", "net"),
-    Column("tricks", pa.int16(), "tricks of the seat's team at the end of the hand", "tricks"),
+    OUTCOMES["net"],
+    OUTCOMES["tricks"],
     Column(
         "net_actual",
         pa.int16(),
@@ -749,13 +702,8 @@ BID_FORK_COLUMNS: tuple[Column, ...] = (
         "made",
         optional=True,
     ),
-    Column(
-        "forced_joker",
-        pa.bool_(),
-        "a forced joker lead ended the hand (RULES.md 2.8)",
-        "forced",
-    ),
-    Column("match_lost", pa.bool_(), "the hand alone loses the match for the seat's team"),
+    OUTCOMES["forced_joker"],
+    replace(OUTCOMES["match_lost"], field=None),  # the table's own: from the seat and the winner
     Column("made_actual", pa.bool_(), "`made` of the hand itself", "actual_made", optional=True),
     Column(
         "seat_cards",
@@ -778,10 +726,10 @@ BID_FORK_COLUMNS: tuple[Column, ...] = (
         "`long_suit + long_honours + jokers`: the bid guide's strength with the "
         "strongest suit as trump",
     ),
-    Column("preset", pa.string(), "rule preset"),
+    PRESET,
 )
 """The ``bid_forks`` table of a ``kout-sim forks --kind bid`` folder
-(:func:`kout_sim.sim.bid_fork.bid_fork_table`), from :data:`kout_sim.io.records.BID_FORK_RECORD`."""
+(:func:`kout_sim.io.forks.bid_fork_table`), from :data:`kout_sim.io.records.BID_FORK_RECORD`."""
 
 TABLES: dict[str, tuple[Column, ...]] = {
     "hands": HAND_COLUMNS,

@@ -23,6 +23,7 @@ import os
 import socket
 import time
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 import fsspec
@@ -463,6 +464,12 @@ def opened(
         yield lock, previous
     finally:
         lock.release()
+
+
+def folder_path(out: str | os.PathLike[str]) -> Path | str:
+    """A folder written, as its writer returns it: an fsspec URL as the string given, a local
+    folder as a ``Path``."""
+    return str(out) if "://" in str(out) else Path(out)
 
 
 # ------------------------------------------------------------------------------- the manifest

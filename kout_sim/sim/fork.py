@@ -11,10 +11,9 @@ position on from a forced first action. A line-up with a searching seat (ISMCTS,
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -22,16 +21,13 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from .. import cards as C
 from ..commands import command_line, option_args
 from ..drivers import fork as FK
 from ..drivers.playout import play_out
 from ..engine import layout as L
 from ..engine.tables import tables_of
-from ..io.manifest import provenance, run_manifest
-from ..io.records import FORK_RECORD
-from ..io.schema import BRANCHES, FORK_COLUMNS, conform, record_columns
-from ..io.store import Manifest, Store, one_line, opened
+from ..io.forks import FORK_FOLDERS, fork_settings, fork_table, forks_folder, write_table
+from ..io.store import folder_path
 from ..players import Lineup
 from ..players.kinds import searches
 from ..rules import Rules, get_rules
@@ -47,11 +43,20 @@ def default_lead_only(rules: Rules) -> bool:
     return int(tables_of(rules)[0][L.P_JOKER_MODEL]) == L.JOKER_LADDER
 
 
-def _check(rules: Rules, players: Players) -> tuple[np.ndarray, np.ndarray]:
+def _kout_only(rules: Rules) -> None:
     if rules.is_baloot:
         raise ValueError(f"joker forks need a Kout preset (jokers); {rules.name} has none")
+
+
+def checked(
+    rules: Rules, players: Players, hands: int, seed: int, workers: int | None
+) -> tuple[Lineup, int]:
+    """The line-up ``players`` for ``rules`` and the number of worker threads, the count of
+    ``hands`` and the ``seed`` checked on the way (a one-line ``ValueError`` each)."""
     lineup = lineup_of(rules, players)
-    return lineup.kinds, lineup.params(rules.family)
+    check_count("hands", hands)
+    check_seed(seed)
+    return lineup, check_workers(workers)
 
 
 def fork_records(
@@ -65,22 +70,19 @@ def fork_records(
     workers: int | None = None,
 ) -> np.ndarray:
     """The raw fork records (int64[n_forks, F_SIZE]) of hands ``first .. first + n_hands``."""
-    kinds, params = _check(rules, players)
-    check_count("hands", n_hands)
-    check_seed(seed)
-    workers = check_workers(workers)
+    _kout_only(rules)
+    lineup, n_workers = checked(rules, players, n_hands, seed, workers)
     if lead_only is None:
         lead_only = default_lead_only(rules)
     mode = FK.MODE_JOKER_LEAD if lead_only else FK.MODE_JOKER_ANY
     return fork_chunks(
-        rules, kinds, params, seed, first, n_hands, mode, FK.MAX_FORKS, FORK_CHUNK, workers, "fork"
+        rules, lineup, seed, first, n_hands, mode, FK.MAX_FORKS, FORK_CHUNK, n_workers, "fork"
     )
 
 
 def fork_chunks(
     rules: Rules,
-    kinds: np.ndarray,
-    params: np.ndarray,
+    lineup: Lineup,
     seed: int,
     first: int,
     n_hands: int,
@@ -91,11 +93,12 @@ def fork_chunks(
     what: str,
 ) -> np.ndarray:
     """The fork records of ``mode`` (:func:`kout_sim.drivers.fork.fork_hands`) of hands ``first ..
-    first + n_hands``, played in chunks of ``chunk_size`` hands over ``workers`` threads, in stream
+    first + n_hands`` by ``lineup``, played in chunks of ``chunk_size`` hands over ``workers`` threads, in stream
     order; ``room`` records a hand at most, ``what`` names the forks in the errors. A line-up with
     a searching seat is forked by :func:`kout_sim.sim.search_fork.fork_hands` (the same records),
     in chunks of at most :data:`~kout_sim.sim.search_fork.SEARCH_CHUNK` hands."""
     P, STR = tables_of(rules)
+    kinds, params = lineup.kinds, lineup.params(rules.family)
     fork_hands = FK.fork_hands
     if searches(kinds):
         fork_hands = SF.fork_hands
@@ -125,38 +128,6 @@ def fork_chunks(
     return records
 
 
-def fork_table(records: np.ndarray, rules: Rules) -> pl.DataFrame:
-    """The fork records (:data:`kout_sim.io.records.FORK_RECORD`) as a DataFrame of the columns
-    of :data:`kout_sim.io.schema.FORK_COLUMNS`: the position, the cards of both branches, every
-    outcome per branch (e.g. ``net_joker`` and ``net_other``) and of the hand itself
-    (``net_actual``: as the policy played it on from the fork)."""
-    data: dict[str, object] = dict(record_columns(FORK_COLUMNS, FORK_RECORD, records))
-
-    def field(name: str, entry: int = 0) -> np.ndarray:
-        return FORK_RECORD.column(records, name, entry)
-
-    seat = field("seat")
-    data["bidding_team"] = (seat % 2) == (field("bidder") % 2)
-    data["leading"] = field("leading") == 1
-    data["trump"] = [C.SUITS[t] for t in field("trump")]
-    for name in ("joker", "other", "chosen"):
-        data[name] = [C.format_card(int(c)) for c in field(name)]
-    data["chose_joker"] = field("chosen") == field("joker")
-    for b, branch in enumerate(BRANCHES):
-        data[f"made_{branch}"] = field("made", b)
-        data[f"forced_joker_{branch}"] = field("forced", b) == 1
-        winner = field("match_winner", b)
-        data[f"match_lost_{branch}"] = (winner >= 0) & (winner != seat % 2)
-    # the hand itself, as the policies played it on from the fork
-    data["made_actual"] = field("actual_made")
-    data["forced_joker_actual"] = field("actual_forced") == 1
-    made = [f"made_{branch}" for branch in (*BRANCHES, "actual")]
-    frame = pl.DataFrame(data).with_columns(
-        pl.when(pl.col(m) < 0).then(None).otherwise(pl.col(m) == 1).alias(m) for m in made
-    )
-    return conform(frame.with_columns(preset=pl.lit(rules.name)), FORK_COLUMNS)
-
-
 def joker_forks(
     preset: str = "kout_bo_4",
     hands: int = 100_000,
@@ -172,7 +143,7 @@ def joker_forks(
 
     ``lead_only`` (default: True for Kout Bo, whose joker question is the lead, False for
     Bahraini Kout, whose joker is shed while following): fork only decisions that lead a trick.
-    One row per fork; see :func:`fork_table`.
+    One row per fork; see :func:`kout_sim.io.forks.fork_table`.
     """
     rules = get_rules(preset, options)
     records = fork_records(
@@ -198,7 +169,9 @@ def play_on(
     ``(seed, index)``: two calls with the same random state differ only by their first action.
     Returns the final hand state and the global action ids played after ``action``.
     """
-    kinds, params = _check(rules, players)
+    _kout_only(rules)
+    lineup = lineup_of(rules, players)
+    kinds, params = lineup.kinds, lineup.params(rules.family)
     P, STR = tables_of(rules)
     state = np.array(S, dtype=np.int64, copy=True)
     if state.shape != (L.S_SIZE,):
@@ -242,137 +215,80 @@ def write_forks(
 ) -> Path | str:
     """Fork the joker decisions of ``hands`` hands and write them as a run folder: ``run.json``
     (``"kind": "joker_forks"`` and the settings) and ``forks/part-00000.parquet`` (one row per
-    fork, the columns of :func:`fork_table`, the settings as parquet metadata)."""
+    fork, the columns of :func:`kout_sim.io.forks.fork_table`, the settings as parquet
+    metadata)."""
     rules = get_rules(preset, options)
-    lineup = lineup_of(rules, players)
     # bad input is refused before an existing folder is replaced
-    check_count("hands", hands)
-    check_seed(seed)
-    check_workers(workers)
-    if lead_only is None:
-        lead_only = default_lead_only(rules)
-    store = Store(out)
-    if store.exists() and not overwrite:
-        raise ValueError(f"output folder {store.url} exists; pass --overwrite")
-    with opened(store, overwrite=overwrite, resume=False):
-        _write_forks(store, out, rules, lineup, hands, seed, options, bool(lead_only), workers)
-    return str(out) if "://" in str(out) else Path(out)
+    lineup, _ = checked(rules, players, hands, seed, workers)
+    at_lead = default_lead_only(rules) if lead_only is None else bool(lead_only)
+    return write_fork_run(
+        out,
+        rules,
+        lineup,
+        hands,
+        seed,
+        options,
+        kind="joker_forks",
+        at=None if at_lead == default_lead_only(rules) else ("lead" if at_lead else "any"),
+        mode=FK.MODE_JOKER_LEAD if at_lead else FK.MODE_JOKER_ANY,
+        room=FK.MAX_FORKS,
+        overwrite=overwrite,
+        play=lambda: joker_forks(
+            rules.name, hands, seed, lineup, options=options, lead_only=at_lead, workers=workers
+        ),
+        extra=lambda table, _: {"lead_only": at_lead, "forks": len(table)},
+    )
 
 
-def _write_forks(
-    store: Store,
+def write_fork_run(
     out: str | os.PathLike[str],
     rules: Rules,
-    lineup: Any,
+    lineup: Lineup,
     hands: int,
     seed: int,
     options: dict[str, Any] | None,
-    lead_only: bool,
-    workers: int | None,
-) -> None:
-    preset = rules.name
-    mode = FK.MODE_JOKER_LEAD if lead_only else FK.MODE_JOKER_ANY
-    compiled = prepare_forks(rules, lineup.kinds, lineup.params(rules.family), mode, FK.MAX_FORKS)
-    started = time.perf_counter()
-    table = joker_forks(
-        preset,
-        hands,
-        seed,
-        lineup,
-        options=options,
-        lead_only=lead_only,
-        workers=workers,
-    )
-    command = command_line(
-        "forks",
-        preset=rules.name,
-        hands=hands,
-        seed=seed,
-        option=option_args(options),
-        players=lineup.describe(),
-        at=None if lead_only == default_lead_only(rules) else ("lead" if lead_only else "any"),
-        out=str(out),
-    )
-    settings = fork_settings(
-        "joker_forks",
-        command,
-        rules,
-        lineup,
-        seed,
-        hands,
-        lead_only=bool(lead_only),
-        forks=len(table),
-    )
-    write_table(store, settings, "forks", table, started, compiled)
+    *,
+    kind: str,
+    at: str | None,
+    mode: int,
+    room: int,
+    overwrite: bool,
+    play: Callable[[], pl.DataFrame],
+    extra: Callable[[pl.DataFrame, float], dict[str, Any]],
+) -> Path | str:
+    """Write the forks table that ``play()`` returns as the folder ``out`` of ``kind``
+    (:data:`kout_sim.io.forks.FORK_FOLDERS`): the fork kernel of ``mode`` (``room`` records a
+    hand) compiled first, apart from the forks' seconds; the folder's settings those of
+    :func:`kout_sim.io.forks.fork_settings`, with the command line (``--at at``) and
+    ``extra(table, started)``. Returns the folder (:func:`kout_sim.io.store.folder_path`)."""
+    with forks_folder(out, overwrite) as store:
+        compiled = prepare_forks(rules, lineup, mode, room)
+        started = time.perf_counter()
+        table = play()
+        command = command_line(
+            "forks",
+            kind=None if kind == "joker_forks" else "bid",
+            preset=rules.name,
+            hands=hands,
+            seed=seed,
+            option=option_args(options),
+            players=lineup.describe(),
+            at=at,
+            out=str(out),
+        )
+        settings = fork_settings(kind, command, rules, lineup, seed, hands, **extra(table, started))
+        write_table(store, settings, FORK_FOLDERS[kind], table, started, compiled)
+    return folder_path(out)
 
 
-def fork_settings(
-    kind: str, command: str, rules: Rules, lineup: Lineup, seed: int, hands: int, **extra: Any
-) -> dict[str, Any]:
-    """The settings of a forks folder of ``kind`` (``joker_forks``, ``bid_forks``): its
-    ``run.json`` and parquet metadata, the run's settings first, then ``extra`` in the order
-    given, then the provenance."""
-    return {
-        "kind": kind,
-        "command": command,
-        "preset": rules.name,
-        "options": dict(rules.options),
-        "family": rules.family.value,
-        "players": lineup.describe(),
-        "seed": seed,
-        "unit": "hands",
-        "count": hands,
-        **extra,
-        **provenance(),
-    }
-
-
-def prepare_forks(
-    rules: Rules, kinds: np.ndarray, params: np.ndarray, mode: int, room: int
-) -> float:
-    """Compile (or load from the cache) the fork kernel of ``mode`` for the line-up ``kinds``, on
+def prepare_forks(rules: Rules, lineup: Lineup, mode: int, room: int) -> float:
+    """Compile (or load from the cache) the fork kernel of ``mode`` for ``lineup``, on
     no hand, so that the forks are timed apart from it; returns its seconds (``compile_seconds`` of
     the folder's ``run.json``). A searching line-up compiles its search kernels in its first hand."""
     started = time.perf_counter()
     P, STR = tables_of(rules)
+    kinds, params = lineup.kinds, lineup.params(rules.family)
     fork_hands = SF.fork_hands if searches(kinds) else FK.fork_hands
     out = np.zeros((0, room, FK.F_SIZE), dtype=np.int64)
     fork_hands(P, STR, kinds, params, 0, 0, out, np.zeros(0, dtype=np.int64), mode)
     return time.perf_counter() - started
-
-
-def write_table(
-    store: Store,
-    settings: dict[str, Any],
-    name: str,
-    table: pl.DataFrame,
-    started: float,
-    compile_seconds: float,
-) -> None:
-    """Write ``table`` as the one shard of the table ``name`` of the open run folder ``store``,
-    with ``settings`` as parquet metadata and in ``run.json`` (the run manifest,
-    :func:`kout_sim.io.manifest.run_manifest`: its status ``complete``, ``compile_seconds`` and
-    the seconds since ``started`` once the shard is written; ``failed`` and a one-line
-    ``ValueError`` if the disk refuses it)."""
-    arrow = table.to_arrow().replace_schema_metadata({"kout_sim": json.dumps(settings)})
-    meta = run_manifest(
-        settings,
-        settings["command"],
-        status="running",
-        compile_seconds=round(compile_seconds, 3),
-    )
-    manifest = Manifest(store, meta)
-    try:
-        manifest.flush(force=True)
-        store.fs.makedirs(store.path(name), exist_ok=True)
-        part = store.part(name, 0)
-        manifest.add({"/".join(part): store.write_table(arrow, *part)})
-        seconds = round(time.perf_counter() - started, 3)
-        manifest.update(status="complete", seconds=seconds)
-        manifest.flush(force=True)
-    except OSError as exc:
-        reason = one_line(exc)
-        manifest.update(status="failed", error=reason)
-        with contextlib.suppress(OSError):
-            manifest.flush(force=True)
-        raise ValueError(f"cannot write {store.url}: {reason}") from None

@@ -40,6 +40,7 @@ from ..io.store import (
     Store,
     check_files,
     file_entry,
+    folder_path,
     one_line,
     opened,
     read_meta,
@@ -300,7 +301,7 @@ def simulate(
         if not store.fs.ls(store.root, detail=False):
             store.fs.rmdir(store.root)
         raise refused
-    return str(out) if "://" in str(out) else Path(out)
+    return folder_path(out)
 
 
 def _play_run(

@@ -12,6 +12,7 @@ from kout_sim.drivers import fork as FK
 from kout_sim.drivers.play import hand_traced
 from kout_sim.engine import layout as L
 from kout_sim.engine.tables import tables_of
+from kout_sim.io.forks import bid_fork_table
 from kout_sim.players import parse_lineup
 from kout_sim.replay import replay_hand
 from kout_sim.rules import get_rules
@@ -117,7 +118,7 @@ def test_the_branch_of_the_call_made_is_the_hand_as_played(
             assert rec[FK.G_CONTRACT] == row[L.R_CONTRACT] and trump == row[L.R_TRUMP]
             assert rec[FK.F_MADE] == row[L.R_MADE] == rec[FK.F_ACTUAL_MADE]
     # and the calls differ in what they lead to: not every branch of a fork scores the same
-    table = BF.bid_fork_table(records, rules)
+    table = bid_fork_table(records, rules)
     spread = table.group_by("hand").agg(pl.col("net").n_unique().alias("k"))
     assert spread.select((pl.col("k") > 1).mean()).item() > 0.5
 
@@ -161,7 +162,7 @@ def test_every_branch_is_play_on_and_replays_in_the_reference_engine(
 def test_the_table_columns_follow_the_records(first_forks: tuple[str, np.ndarray]) -> None:
     preset, records = first_forks
     rules = get_rules(preset)
-    table = BF.bid_fork_table(records, rules)
+    table = bid_fork_table(records, rules)
     assert len(table) == len(records)
     assert (table["is_chosen"] == (table["call"] == table["chosen"])).all()
     assert (

@@ -115,14 +115,15 @@ def test_docs_list_every_column_of_every_table_and_no_other() -> None:
     ],
 )
 def test_the_fork_tables_have_exactly_the_schema_columns(table: str, preset: str) -> None:
+    from kout_sim.io.forks import bid_fork_table, fork_table
     from kout_sim.sim import bid_fork as BF
     from kout_sim.sim import fork as F
 
     rules = get_rules(preset)
     if table == "forks":
-        frame = F.fork_table(F.fork_records(rules, 60, 3, "heuristic", workers=1), rules)
+        frame = fork_table(F.fork_records(rules, 60, 3, "heuristic", workers=1), rules)
     else:
-        frame = BF.bid_fork_table(BF.bid_fork_records(rules, 40, 3, "heuristic", workers=1), rules)
+        frame = bid_fork_table(BF.bid_fork_records(rules, 40, 3, "heuristic", workers=1), rules)
     schema = TABLES[table]
     assert frame.columns == [c.name for c in schema]
     assert list(frame.schema.values()) == [polars_type(c.dtype) for c in schema]
