@@ -25,7 +25,7 @@ import polars as pl
 from ..drivers import fork as FK
 from ..io.forks import bid_fork_table
 from ..rules import Rules, get_rules
-from .batch import Players, lineup_of
+from .batch import Players
 from .fork import checked, fork_chunks, write_fork_run
 
 BID_CHUNK = 5_000  # hands per kernel call: at most 82 MB of records (MAX_BID_FORKS rows a hand)
@@ -107,9 +107,8 @@ def write_bid_forks(
     metadata)."""
     rules = get_rules(preset, options)
     # bad input is refused before an existing folder is replaced
-    lineup = lineup_of(rules, players)
+    lineup, _ = checked(rules, players, hands, seed, workers)
     mode, room = _mode_room(check_at(at))
-    lineup, _ = checked(rules, lineup, hands, seed, workers)
     return write_fork_run(
         out,
         rules,
