@@ -115,5 +115,6 @@ def simulate_command(settings: Mapping[str, Any], folder: str | os.PathLike[str]
         seed=settings["seed"],
         actions=bool(settings.get("actions")),
         solve=bool(settings.get("solve")),
+        no_par=bool(settings.get("solve")) and not settings.get("par", True),
         out=str(folder),
     )

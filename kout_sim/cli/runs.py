@@ -31,6 +31,12 @@ from ._options import OPTIONS, PRESET, WORKERS, count_option, players_option, se
     help="Also solve every hand double dummy (dd_* columns, docs/solver.md): milliseconds a hand.",
 )
 @click.option(
+    "--no-par",
+    is_flag=True,
+    help="With --solve: leave the Kout par columns (dd_par_contract, dd_par_trump) null, in less "
+    "than half the time.",
+)
+@click.option(
     "--scheduler",
     default=None,
     metavar="ADDRESS",
@@ -57,6 +63,7 @@ def simulate(
     workers: int | None,
     actions: bool,
     solve: bool,
+    no_par: bool,
     scheduler: str | None,
     resume: bool,
     overwrite: bool,
@@ -72,6 +79,8 @@ def simulate(
     from ..sim import simulate as run_simulation
     from ..sim.run import Interrupted
 
+    if no_par and not solve:
+        _fail("--no-par goes with --solve")
     try:
         folder = run_simulation(
             preset,
@@ -84,6 +93,7 @@ def simulate(
             workers=workers,
             actions=actions,
             solve=solve,
+            par=not no_par,
             scheduler=scheduler,
             overwrite=overwrite,
             resume=resume,
@@ -100,6 +110,7 @@ def simulate(
             out=stop.out,
             actions=actions,
             solve=solve,
+            no_par=no_par,
             scheduler=scheduler or None,
             resume=True,
         )

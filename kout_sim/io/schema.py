@@ -286,13 +286,14 @@ HAND_COLUMNS: tuple[Column, ...] = (
         "dd_par_contract",
         pa.int8(),
         "Kout, double dummy (`--solve`): the highest contract the bidder's seat could make over "
-        "the trumps it may name (0: not even the lowest bid; null: not solved)",
+        "the trumps it may name (0: not even the lowest bid; null: not solved, or solved with "
+        "`--no-par`)",
     ),
     Column(
         "dd_par_trump",
         pa.string(),
         "Kout, double dummy (`--solve`): the trump of dd_par_contract (the first of S H D C on a "
-        "tie; null: none, or not solved)",
+        "tie; null: none, not solved, or `--no-par`)",
     ),
 )
 

@@ -40,6 +40,7 @@ class RunSpec:
     shard_size: int
     actions: bool
     solve: bool = False
+    par: bool = True  # with solve: the Kout par columns too
 
     @property
     def rules(self) -> Rules:
@@ -275,7 +276,7 @@ def _dd(spec: RunSpec, rows: np.ndarray) -> dict[str, np.ndarray] | None:
         return None
     from ..solver import dd_columns
 
-    return dd_columns(rows, spec.rules)
+    return dd_columns(rows, spec.rules, par=spec.par)
 
 
 def write_shard(

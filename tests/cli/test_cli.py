@@ -93,6 +93,7 @@ def test_simulate_hands_mode(tmp_path: Path) -> None:
         (["bench", "--seed", str(2**64)], "seed must be at most 2^63 - 1"),
         (["bench", "--solver", "--seed", str(2**64)], "seed must be at most 2^63 - 1"),
         (["bench", "--solver", "--deals", "0"], "deals must be an integer in 1..1,000,000"),
+        (["simulate", "--hands", "10", "--no-par"], "--no-par goes with --solve"),
         (["bench", "--repeats", str(2**70)], "repeats must be an integer in 1..1,000"),
         # usage errors are one line too
         (

@@ -103,6 +103,32 @@ def test_dd_columns_do_not_depend_on_the_worker_count(tmp_path: Path) -> None:
     assert a.equals(b)
 
 
+def test_no_par_keeps_the_value_columns_and_leaves_the_par_null(tmp_path: Path) -> None:
+    """``solve=True, par=False`` (``--solve --no-par``): dd_tricks and dd_made are the full solve's,
+    the par columns null; the setting is in run.json and its command, and a resume with the par
+    on is refused (the columns would differ between shards)."""
+    import json
+
+    full = simulate("kout_bh_4", hands=30, seed=4, solve=True, out=tmp_path / "full", workers=1)
+    bare = simulate(
+        "kout_bh_4", hands=30, seed=4, solve=True, par=False, out=tmp_path / "bare", workers=1
+    )
+    a, b = (load(r)["hands"].collect() for r in (full, bare))
+    assert b.select("dd_tricks", "dd_made").equals(a.select("dd_tricks", "dd_made"))
+    assert a["dd_par_contract"].null_count() == 0
+    for col in ("dd_par_contract", "dd_par_trump"):
+        assert b[col].null_count() == len(b)
+    settings = json.loads((bare / "run.json").read_text())
+    assert settings["solve"] is True and settings["par"] is False
+    assert " --solve --no-par " in settings["command"]
+    assert "--no-par" not in json.loads((full / "run.json").read_text())["command"]
+    with pytest.raises(ValueError, match="it was run with par=False"):
+        simulate("kout_bh_4", hands=30, seed=4, solve=True, out=bare, workers=1, resume=True)
+    with pytest.raises(ValueError, match="goes with solve=True"):
+        simulate("kout_bh_4", hands=3, par=False, out=tmp_path / "never")
+    assert not (tmp_path / "never").exists()
+
+
 def test_runs_without_solve_have_null_dd_columns(tmp_path: Path) -> None:
     run = simulate("kout_bh_4", hands=10, seed=1, out=tmp_path / "plain", workers=1)
     hands = load(run)["hands"].collect()
