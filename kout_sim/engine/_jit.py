@@ -291,7 +291,7 @@ _lowest_bit = _bit_intrinsic(
 )
 _highest_bit = _bit_intrinsic(
     "_highest_bit",
-    "Index of the highest set bit of a non-zero ``int64`` (63 - LLVM ``ctlz``).",
+    "Index of the highest set bit of an ``int64``, -1 for 0 (63 - LLVM ``ctlz``).",
     lambda b, v: b.sub(ir.Constant(ir.IntType(64), 63), b.ctlz(v, _I1_FALSE)),
 )
 
@@ -311,7 +311,8 @@ def lowest_bit(x: int) -> int:
 
 
 def highest_bit(x: int) -> int:
-    """Index of the highest set bit of a non-zero ``int64``."""
+    """Index of the highest set bit of an ``int64``; -1 for 0 (the heuristic's sure-winner masks
+    rely on it)."""
     return (int(x) & _U64).bit_length() - 1
 
 

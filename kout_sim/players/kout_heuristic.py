@@ -388,7 +388,7 @@ def choose_bid(
         # below every need even with the largest score bonus (-1 x score_aware)
         return lowest_bit(mask) if forced else 0
     best = 0
-    for b in range(bid_min, P[P_BID_MAX] + 1):
+    for b in range(P[P_BID_MAX], bid_min - 1, -1):  # the highest bid whose need the hand meets
         if ((mask >> b) & 1) == 0:
             continue
         need = b + margin + score_adjust(P, MS, team, b, prm[K_SCORE_AWARE])
@@ -400,6 +400,7 @@ def choose_bid(
             need += prm[K_INSTANT]  # 2.10: Inzili wins or loses the match
         if est >= need:
             best = b
+            break
     if best == 0 and forced:
         best = lowest_bit(mask)  # 1.3 / 2.3: the dealer may not pass
     return best
@@ -462,16 +463,15 @@ def boss_mask(P: np.ndarray, trump: int, ladder: bool, unseen: int) -> np.int64:
     out = np.int64(0)
     for s in range(4):
         sm = P[P_SUIT_MASK + s]
-        su = unseen & sm
-        b = sm if su == 0 else sm & ~((ONE << (highest_bit(su) + 1)) - 1)
-        if ladder and s == trump:
-            ju = unseen & jm
-            if (ju & (ONE << RJ)) != 0:
-                b = np.int64(0)
-            elif ju != 0:
-                b &= ONE << (13 * trump + 12)
-        out |= b
+        # the cards above the highest unseen one (highest_bit(0) is -1: all of a suit none is out)
+        out |= sm & ~((ONE << (highest_bit(unseen & sm) + 1)) - 1)
     if ladder:
+        tm = P[P_SUIT_MASK + trump]
+        ju = unseen & jm
+        if (ju & (ONE << RJ)) != 0:
+            out &= ~tm
+        elif ju != 0:
+            out &= ~tm | (ONE << (13 * trump + 12))
         out |= jm & (ONE << RJ)
         if (unseen & ((ONE << RJ) | (ONE << (13 * trump + 12)))) == 0:
             out |= jm & (ONE << BJ)
@@ -621,7 +621,6 @@ def choose_follow(
     prm: np.ndarray,
     mask: int,
     seat: int,
-    unseen: int,
 ) -> int:
     """Card to play into a trick already opened (RULES.md 1.5, 1.8, 2.6)."""
     n = P[P_N_PLAYERS]
@@ -634,11 +633,15 @@ def choose_follow(
     start = 1 if S[S_RANKLESS] != 0 else 0  # 1.8: the rankless joker never wins
     best = -1
     best_i = -1
-    for i in range(start, k):
-        v = power(STR, trump, led, S[S_TRICK + i])
-        if v > best:
+    trick = np.int64(0)
+    for i in range(k):
+        card = S[S_TRICK + i]
+        trick |= ONE << card
+        v = power(STR, trump, led, card)
+        if v > best and i >= start:
             best = v
             best_i = i
+    unseen = P[P_DECK] & ~(hand | S[S_PLAYED] | trick)
     partner_wins = False
     wcard = -1
     if best_i >= 0:
@@ -704,14 +707,10 @@ def choose_card(
     S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, mask: int, seat: int
 ) -> int:
     """Card id to play for ``seat`` from the legal cards ``mask``."""
-    k = S[S_N_IN_TRICK]
-    trick = np.int64(0)
-    for i in range(k):
-        trick |= ONE << S[S_TRICK + i]
-    unseen = P[P_DECK] & ~(S[S_HAND + seat] | S[S_PLAYED] | trick)
-    if k == 0:
+    if S[S_N_IN_TRICK] == 0:
+        unseen = P[P_DECK] & ~(S[S_HAND + seat] | S[S_PLAYED])
         return choose_lead(S, P, prm, mask, seat, unseen)
-    return choose_follow(S, P, STR, prm, mask, seat, unseen)
+    return choose_follow(S, P, STR, prm, mask, seat)
 
 
 @jit
