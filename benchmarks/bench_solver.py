@@ -48,7 +48,8 @@ def main() -> None:
         results.append(result)
         if not args.json:
             print(
-                f"{preset:>10}: median {result['ms_per_solve_median']:8.2f} ms, "
+                f"{preset:>10}: median {result['ms_per_solve_median']:8.2f} ms "
+                f"({result['cpu_ms_per_solve_median']:.2f} ms CPU), "
                 f"max {result['ms_per_solve_max']:9.1f} ms, mean {result['ms_per_solve_mean']:8.2f}"
                 f" ms, {result['nodes_median']:>9,} nodes; simulate --solve "
                 f"{result['simulate_solve_hands_per_second']:.1f} hands/s",

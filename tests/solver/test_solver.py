@@ -202,6 +202,7 @@ def test_cli_bench_solver_json() -> None:
     result = json.loads(out.output)
     assert result["deals"] == 3
     assert 0 < result["ms_per_solve_median"] <= result["ms_per_solve_max"]
+    assert 0 < result["cpu_ms_per_solve_median"] <= result["cpu_ms_per_solve_max"]
 
 
 @pytest.mark.parametrize("preset", ["kout_bo_4", "kout_bh_4"])
