@@ -25,10 +25,21 @@ the cross-file inlining would cost compile time and hide the invariants the tabl
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 
-from ._jit import _NO_NRT, highest_bit, jit, lowest_bit, popcount, readonly
+from ._jit import (
+    _NO_NRT,
+    data_pointer,
+    highest_bit,
+    jit,
+    lowest_bit,
+    popcount,
+    readonly,
+    rows_at,
+)
 from .baloot import hand as B
 from .kout import hand as K
 from .layout import (
@@ -1059,18 +1070,22 @@ def start_bounds(
 
 
 @make_jit
-def _search(W: np.ndarray, tt: np.ndarray, alpha: int, beta: int) -> int:
+def _search(Wp: Any, ttp: Any, alpha: int, beta: int) -> int:
     """Fail-soft alpha-beta value of the state in ``W[R_S]`` in the window ``(alpha, beta)``
-    (module doc). Two array arguments (the rule tables are rows of ``W``): a recursive call passes
-    every array's descriptor.
+    (module doc). ``Wp`` and ``ttp``: the :data:`data_pointer` of the workspace and of the table
+    (the rule tables are rows of ``W``): a recursive call passes two pointers where the arrays
+    would pass two descriptors (18 words, most of them on the stack), and the views made here have
+    the workspace's shape and the table's row length as constants.
 
     ``C[C_REL_OUT]`` on return: the cards the result depends on (DDS's winning ranks): the winning
     card of each trick searched that could have lost by rank, and what the bounds and table entries
     used rest on; at a trick start, each suit's cards from the lowest of those up (:func:`_closure`).
     Any position of the same bucket (each hand's suit lengths, the jokers, the leader) holding those
     cards as this one does has the same result: the table stores it under their relative ranks."""
+    W = rows_at(Wp, W_ROWS, W_COLS)
     S = W[R_S]
     C = W[R_C]
+    tt = rows_at(ttp, C[C_TT_MASK] + 1, TT_COLS)
     Q = W[R_Q : R_Q + 4]
     P = readonly(W[R_P])  # typed as the drivers' tables: one signature for the kernels below
     STR = readonly(W[R_STR : R_STR + T_ROWS])
@@ -1136,7 +1151,7 @@ def _search(W: np.ndarray, tt: np.ndarray, alpha: int, beta: int) -> int:
         save(S, W, d)
         gain = play(S, P, STR, C, card)
         wcard = C[C_WCARD]
-        v = _through(C, gain, _search(W, tt, alpha - gain, beta - gain))
+        v = _through(C, gain, _search(Wp, ttp, alpha - gain, beta - gain))
         if k == n - 1 and wcard < 52 and _relative_keys(C):
             C[C_REL_OUT] |= ONE << wcard
         unplay(S, W, d, seat, card)
@@ -1160,7 +1175,7 @@ def _search(W: np.ndarray, tt: np.ndarray, alpha: int, beta: int) -> int:
         save(S, W, d)
         gain = play(S, P, STR, C, card)
         wcard = C[C_WCARD]
-        v = _through(C, gain, _search(W, tt, a - gain, b - gain))
+        v = _through(C, gain, _search(Wp, ttp, a - gain, b - gain))
         mrel = np.int64(0)
         if track:
             mrel = C[C_REL_OUT]
@@ -1219,7 +1234,7 @@ def search(
         R[i] = S[i]
     for seat in range(W[R_C, C_N], SEATS):
         R[S_HAND + seat] = 0  # the loops over the hands run to SEATS
-    return _search(W, tt, alpha, beta)
+    return _search(data_pointer(W), data_pointer(tt), alpha, beta)
 
 
 @jit
