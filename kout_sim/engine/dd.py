@@ -93,10 +93,10 @@ RJ_BIT = ONE << 53
 SENT = 64
 """Magnitude of the forced-joker sentinel (more than any trick count)."""
 SEATS = 6
-"""The hands ``S`` holds, the most seats of any preset. :func:`search` empties the hands of the
-seats a preset does not have, so the kernels' loops over the hands run to this constant whatever
-the preset: LLVM unrolls them (measured: about 1.15x on a kout_bo_4 solve against loops to the
-context's seat count)."""
+"""The hands ``S`` holds, the most seats of any preset. The kernels' loops over the hands run to
+this constant whatever the preset, so LLVM unrolls them (measured against loops to the context's
+seat count: 1.06-1.18x a solve, docs/solver.md). The hands past a preset's seats are empty: the
+engine never deals them, and :func:`search` empties them in the searched copy."""
 
 # ---- the search context C (int64) ---------------------------------------------------------------
 C_BALOOT = 0  # 1: Baloot (card points), 0: Kout (tricks)
