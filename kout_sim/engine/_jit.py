@@ -368,6 +368,69 @@ kernels below it compile one signature, not two. Called in kernels that return n
 without reference counting accepts no array return it cannot trace to an argument)."""
 
 
+@intrinsic
+def _data_pointer(typingctx: Any, a: Any) -> Any:
+    """The address of the first element of the array ``a``, typed as a pointer to its dtype."""
+    if not isinstance(a, types.Array):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+
+    pointer: Any = types.CPointer(a.dtype)  # type: ignore[no-untyped-call]
+    return pointer(a), codegen
+
+
+def _data_pointer_python(a: np.ndarray) -> np.ndarray:
+    return a
+
+
+@intrinsic
+def _rows_at(typingctx: Any, p: Any, rows: Any, cols: Any) -> Any:
+    """The C-contiguous ``rows x cols`` array at the pointer ``p`` (no owner, no copy)."""
+    if not isinstance(p, types.CPointer) or not isinstance(rows, types.Integer):
+        return None
+    if not isinstance(cols, types.Integer):
+        return None
+    aryty = types.Array(p.dtype, 2, "C")
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ary = context.make_array(aryty)(context, builder)
+        itemsize = context.get_abi_sizeof(context.get_data_type(aryty.dtype))
+        n = context.cast(builder, args[1], signature.args[1], types.intp)
+        m = context.cast(builder, args[2], signature.args[2], types.intp)
+        intp = context.get_value_type(types.intp)
+        size = ir.Constant(intp, itemsize)
+        context.populate_array(
+            ary,
+            data=args[0],
+            shape=[n, m],
+            strides=[builder.mul(m, size), size],
+            itemsize=size,
+            meminfo=None,
+        )
+        return ary._getvalue()
+
+    return aryty(p, rows, cols), codegen
+
+
+def _rows_at_python(a: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    return a
+
+
+_NO_JIT = bool(getattr(numba.config, "DISABLE_JIT", 0))
+data_pointer: Callable[[np.ndarray], Any] = _data_pointer_python if _NO_JIT else _data_pointer
+"""``data_pointer(a)``: the address of a C-contiguous 2-d array's data, to hand to a kernel that
+views it again with :data:`rows_at` (from Python and under NUMBA_DISABLE_JIT=1, ``a`` itself). A
+recursive kernel passes one pointer where an array passes its whole descriptor (nine words for two
+dimensions)."""
+rows_at: Callable[[Any, int, int], np.ndarray] = _rows_at_python if _NO_JIT else _rows_at
+"""``rows_at(pointer, rows, cols)``: the C-contiguous ``rows x cols`` array at a
+:data:`data_pointer` (from Python and under NUMBA_DISABLE_JIT=1 the array :data:`data_pointer`
+gave): a view with no owner, so only in a kernel that returns no array, while the array lives.
+Constant ``rows`` and ``cols`` fold into every index of the view."""
+
+
 @jit
 def nth_bit(mask: int, k: int) -> int:
     """Index of the ``k``-th (0-based, from the lowest) set bit of ``mask`` (``k < popcount(mask)``).

@@ -25,10 +25,21 @@ the cross-file inlining would cost compile time and hide the invariants the tabl
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 
-from ._jit import _NO_NRT, highest_bit, jit, lowest_bit, popcount, readonly
+from ._jit import (
+    _NO_NRT,
+    data_pointer,
+    highest_bit,
+    jit,
+    lowest_bit,
+    popcount,
+    readonly,
+    rows_at,
+)
 from .baloot import hand as B
 from .kout import hand as K
 from .layout import (
@@ -81,6 +92,11 @@ BJ_BIT = ONE << 52
 RJ_BIT = ONE << 53
 SENT = 64
 """Magnitude of the forced-joker sentinel (more than any trick count)."""
+SEATS = 6
+"""The hands ``S`` holds, the most seats of any preset. The kernels' loops over the hands run to
+this constant whatever the preset, so LLVM unrolls them (measured against loops to the context's
+seat count: 1.06-1.18x a solve, docs/solver.md). The hands past a preset's seats are empty: the
+engine never deals them, and :func:`search` empties them in the searched copy."""
 
 # ---- the search context C (int64) ---------------------------------------------------------------
 C_BALOOT = 0  # 1: Baloot (card points), 0: Kout (tricks)
@@ -148,9 +164,8 @@ def _relative(S: np.ndarray, P: np.ndarray, C: np.ndarray, W: np.ndarray, held: 
     cards fell before (RULES.md 1.1, 2.7); keying the table on relative ranks lets positions that
     differ only by those share one entry (a double-dummy solver's classic reduction).
     """
-    n = C[C_N]
     jokers = P[P_JOKER_MASK]
-    for s in range(n):
+    for s in range(SEATS):
         hand = S[S_HAND + s]
         rel = hand & jokers
         m = hand & ~jokers
@@ -195,7 +210,7 @@ def _keys(
         # words (16 bits of suit lengths a hand; jokers, leader and extras), then mixed.
         a = np.uint64(0)
         b = np.uint64(S[S_LEADER] | (extra << 3))
-        for seat in range(C[C_N]):
+        for seat in range(SEATS):
             hand = S[S_HAND + seat]
             word = np.int64(0)
             for suit in range(4):
@@ -225,7 +240,7 @@ def _keys(
         C[C_LENS] = lens
         for j in range(3):
             plane = np.int64(0)
-            for seat in range(C[C_N]):
+            for seat in range(SEATS):
                 if (seat >> j) & 1:
                     plane |= C[C_REL + seat]
             C[C_PLANES + j] = plane
@@ -268,11 +283,11 @@ def bounds(S: np.ndarray, P: np.ndarray, C: np.ndarray) -> tuple[int, int]:
         top = RJ_BIT
         ace = ONE << (13 * S[S_TRUMP] + 12)
         held = np.int64(0)
-        for seat in range(C[C_N]):
+        for seat in range(SEATS):
             held |= S[S_HAND + seat]
         if (held & (RJ_BIT | ace)) == 0:
             top = BJ_BIT
-        for seat in range(C[C_N]):
+        for seat in range(SEATS):
             if (S[S_HAND + seat] & top) != 0:
                 if (seat & 1) == C[C_TEAM]:
                     lo = 1
@@ -280,7 +295,7 @@ def bounds(S: np.ndarray, P: np.ndarray, C: np.ndarray) -> tuple[int, int]:
                     hi -= 1
     if C[C_FORCED] != 0 and not _decided(S, C):
         jk = P[P_JOKER_MASK]
-        for seat in range(C[C_N]):
+        for seat in range(SEATS):
             if (S[S_HAND + seat] & jk) != 0:
                 if (seat & 1) == C[C_TEAM]:
                     lo = -SENT
@@ -459,7 +474,7 @@ def moves(
     k = S[S_N_IN_TRICK]
     trow = S[S_TRUMP]
     others = np.int64(0)
-    for s in range(C[C_N]):
+    for s in range(SEATS):
         if s != seat:
             others |= S[S_HAND + s]
     for i in range(k):
@@ -594,7 +609,7 @@ def _key_card(S: np.ndarray, P: np.ndarray, C: np.ndarray, card: int) -> int:
         return card
     suit = card // 13
     held = np.int64(0)
-    for s in range(C[C_N]):
+    for s in range(SEATS):
         held |= S[S_HAND + s]
     below = held & P[P_SUIT_MASK + suit] & ((ONE << card) - 1)
     return suit * 13 + popcount(below)
@@ -607,7 +622,7 @@ def _from_key_card(S: np.ndarray, P: np.ndarray, C: np.ndarray, code: int) -> in
         return code
     suit = code // 13
     held = np.int64(0)
-    for s in range(C[C_N]):
+    for s in range(SEATS):
         held |= S[S_HAND + s]
     m = held & P[P_SUIT_MASK + suit]
     for _ in range(code % 13):
@@ -618,7 +633,7 @@ def _from_key_card(S: np.ndarray, P: np.ndarray, C: np.ndarray, code: int) -> in
 @jit
 def _held(S: np.ndarray, C: np.ndarray) -> np.int64:
     held = np.int64(0)
-    for s in range(C[C_N]):
+    for s in range(SEATS):
         held |= S[S_HAND + s]
     return held
 
@@ -825,13 +840,12 @@ def quick(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.nd
     """
     leader = S[S_LEADER]
     team = leader & 1
-    n = C[C_N]
     hand = S[S_HAND + leader]
     others = np.int64(0)
     opp_trumps = np.int64(0)  # the opponents holding trump, as a seat mask
     trow = S[S_TRUMP]
     trump_mask = P[P_SUIT_MASK + trow] if trow < 4 else np.int64(0)
-    for s in range(n):
+    for s in range(SEATS):
         if s == leader:
             continue
         h = S[S_HAND + s]
@@ -876,7 +890,7 @@ def quick(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.nd
             continue
         if suit != trow and opp_trumps != 0:
             suit_mask = P[P_SUIT_MASK + suit]
-            for s in range(n):
+            for s in range(SEATS):
                 if (opp_trumps >> s) & 1:
                     run = min(run, popcount(S[S_HAND + s] & suit_mask))
         run = min(run, left - tricks)
@@ -917,10 +931,9 @@ def trump_control(
     trow = S[S_TRUMP]
     if trow >= 4:
         return 0, 0
-    n = C[C_N]
     jokers = P[P_JOKER_MASK]
     held = np.int64(0)
-    for s in range(n):
+    for s in range(SEATS):
         held |= S[S_HAND + s]
     if C[C_FORCED] != 0 and (held & jokers) != 0:
         return 0, 0
@@ -955,7 +968,7 @@ def trump_control(
         if card < 0:
             break
         seat = 0
-        for s in range(n):
+        for s in range(SEATS):
             if (S[S_HAND + s] >> card) & 1:
                 seat = s
                 break
@@ -984,10 +997,9 @@ def _kout_trump_control(
     """:func:`trump_control` in Kout, on bit masks: the trump suit's ranks run with the card ids
     (RULES.md 1.1, 2.1), a joker sits above the trumps ``C[C_ABOVE + joker - 52]`` does not hold
     (set by :func:`begin` from the strengths)."""
-    n = C[C_N]
     trumps = held & P[P_SUIT_MASK + S[S_TRUMP]]
     mine = np.int64(0)  # the cards of team 0
-    for s in range(0, n, 2):
+    for s in range(0, SEATS, 2):
         mine |= S[S_HAND + s]
     jh = held & P[P_JOKER_MASK]
     # the held jokers, strongest first
@@ -1029,7 +1041,7 @@ def _kout_trump_control(
         return 0, 0
     C[C_QREL] |= run
     most = 0
-    for s in range(team, n, 2):
+    for s in range(team, SEATS, 2):
         most = max(most, popcount(run & S[S_HAND + s]))
     return team, most
 
@@ -1058,18 +1070,22 @@ def start_bounds(
 
 
 @make_jit
-def _search(W: np.ndarray, tt: np.ndarray, alpha: int, beta: int) -> int:
+def _search(Wp: Any, ttp: Any, alpha: int, beta: int) -> int:
     """Fail-soft alpha-beta value of the state in ``W[R_S]`` in the window ``(alpha, beta)``
-    (module doc). Two array arguments (the rule tables are rows of ``W``): a recursive call passes
-    every array's descriptor.
+    (module doc). ``Wp`` and ``ttp``: the :data:`data_pointer` of the workspace and of the table
+    (the rule tables are rows of ``W``): a recursive call passes two pointers where the arrays
+    would pass two descriptors (18 words, most of them on the stack), and the views made here have
+    the workspace's shape and the table's row length as constants.
 
     ``C[C_REL_OUT]`` on return: the cards the result depends on (DDS's winning ranks): the winning
     card of each trick searched that could have lost by rank, and what the bounds and table entries
     used rest on; at a trick start, each suit's cards from the lowest of those up (:func:`_closure`).
     Any position of the same bucket (each hand's suit lengths, the jokers, the leader) holding those
     cards as this one does has the same result: the table stores it under their relative ranks."""
+    W = rows_at(Wp, W_ROWS, W_COLS)
     S = W[R_S]
     C = W[R_C]
+    tt = rows_at(ttp, C[C_TT_MASK] + 1, TT_COLS)
     Q = W[R_Q : R_Q + 4]
     P = readonly(W[R_P])  # typed as the drivers' tables: one signature for the kernels below
     STR = readonly(W[R_STR : R_STR + T_ROWS])
@@ -1135,7 +1151,7 @@ def _search(W: np.ndarray, tt: np.ndarray, alpha: int, beta: int) -> int:
         save(S, W, d)
         gain = play(S, P, STR, C, card)
         wcard = C[C_WCARD]
-        v = _through(C, gain, _search(W, tt, alpha - gain, beta - gain))
+        v = _through(C, gain, _search(Wp, ttp, alpha - gain, beta - gain))
         if k == n - 1 and wcard < 52 and _relative_keys(C):
             C[C_REL_OUT] |= ONE << wcard
         unplay(S, W, d, seat, card)
@@ -1159,7 +1175,7 @@ def _search(W: np.ndarray, tt: np.ndarray, alpha: int, beta: int) -> int:
         save(S, W, d)
         gain = play(S, P, STR, C, card)
         wcard = C[C_WCARD]
-        v = _through(C, gain, _search(W, tt, a - gain, b - gain))
+        v = _through(C, gain, _search(Wp, ttp, a - gain, b - gain))
         mrel = np.int64(0)
         if track:
             mrel = C[C_REL_OUT]
@@ -1216,7 +1232,9 @@ def search(
     R = W[R_S]
     for i in range(S.shape[0]):
         R[i] = S[i]
-    return _search(W, tt, alpha, beta)
+    for seat in range(W[R_C, C_N], SEATS):
+        R[S_HAND + seat] = 0  # the loops over the hands run to SEATS
+    return _search(data_pointer(W), data_pointer(tt), alpha, beta)
 
 
 @jit
