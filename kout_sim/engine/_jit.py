@@ -338,6 +338,9 @@ for _python, _llvm in (
 
 _borrowed: Callable[..., Any] = impl_ret_borrowed  # numba's own, untyped
 
+_NO_JIT = bool(getattr(numba.config, "DISABLE_JIT", 0))
+"""NUMBA_DISABLE_JIT=1: the intrinsics below give way to their Python bodies."""
+
 
 @intrinsic
 def _readonly(typingctx: Any, a: Any) -> Any:
@@ -358,9 +361,7 @@ def _readonly_python(a: np.ndarray) -> np.ndarray:
     return view
 
 
-readonly: Callable[[np.ndarray], np.ndarray] = (
-    _readonly_python if getattr(numba.config, "DISABLE_JIT", 0) else _readonly
-)
+readonly: Callable[[np.ndarray], np.ndarray] = _readonly_python if _NO_JIT else _readonly
 """``readonly(a)``: ``a`` typed read-only (in kernels only the type changes: no copy, no check; from
 Python and under NUMBA_DISABLE_JIT=1 a read-only view). A kernel that reads rule tables out of a
 writable workspace passes them on as the drivers pass ``tables_of``'s read-only arrays, so the
@@ -418,7 +419,6 @@ def _rows_at_python(a: np.ndarray, rows: int, cols: int) -> np.ndarray:
     return a
 
 
-_NO_JIT = bool(getattr(numba.config, "DISABLE_JIT", 0))
 data_pointer: Callable[[np.ndarray], Any] = _data_pointer_python if _NO_JIT else _data_pointer
 """``data_pointer(a)``: the address of a C-contiguous 2-d array's data, to hand to a kernel that
 views it again with :data:`rows_at` (from Python and under NUMBA_DISABLE_JIT=1, ``a`` itself). A

@@ -1240,8 +1240,9 @@ def search(
 GUESS_ABOVE = 2
 """How many tricks above the contract :func:`value`'s first probe asks for. The heuristic line-up's
 contracts are most often one to three tricks under the double-dummy value; measured against one
-trick (the same deals, mean and median nodes of a full-hand value): kout_bh_4 -4% to -6% and -5%
-to -11% over two seeds, kout_bo_4 -7% and 0% (medians -13% and +2%), kout_bh_6 -21% and -28%."""
+trick (the same deals, mean / median nodes of a full-hand value, four seeds; docs/solver.md):
+kout_bh_4 -4% to -6% / -5% to -11%, kout_bo_4 0% to -7% / +2% to -13%, kout_bh_6 -5% and -21% /
+-9% and -28%."""
 
 
 @jit
