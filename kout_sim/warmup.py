@@ -66,7 +66,7 @@ def warm_baloot_forks() -> float:
 def warm_search_forks(family: str) -> float:
     """Compile what the forks of an ISMCTS line-up add to its batch entry: the record kernels
     the stepped driver (``sim.search_fork``) calls from Python (its play-outs run in the searching
-    class's one batch entry, ``drivers.loop._searching``, compiled before); returns the seconds it
+    class's one batch entry, ``drivers.play._search_kernels``, compiled before); returns the seconds it
     took."""
     from .rules import get_rules
     from .sim.bid_fork import bid_fork_records

@@ -1,11 +1,11 @@
 """Counterfactual forks: play a position on twice, with two different first actions and the same
 random numbers for everything after.
 
-:func:`play_on` is the entry point of the engine for this: from any position ``S``, apply a forced
-first action for the seat to act, then let the line-up play the hand to its end, drawing from the
-random state it is given. Two calls from copies of one position and one random state differ only by
-their first action (common random numbers), so the difference of their results measures that action
-alone.
+:func:`kout_sim.drivers.playout.play_out` is the engine's entry point for one such play (from
+Python: :func:`kout_sim.sim.fork.play_on`): from any position ``S``, apply a forced first action for
+the seat to act, then let the line-up play the hand to its end, drawing from the random state it is
+given. Two calls from copies of one position and one random state differ only by their first action
+(common random numbers), so the difference of their results measures that action alone.
 
 :func:`fork_hands` plays independent hands (the deals and the hand's own play are those of
 :func:`kout_sim.drivers.play.play_hands` with the same seed) and, at every decision where the seat to
@@ -38,7 +38,6 @@ import numpy as np
 from ..engine._jit import (
     copy_into,
     highest_bit,
-    jit_alloc,
     jit_entry,
     jit_leaf,
     lowest_bit,
@@ -158,29 +157,6 @@ MAX_FIRST_BID_FORKS = 16
 
 
 @jit_leaf
-def play_on(
-    S: np.ndarray,
-    MS: np.ndarray,
-    rng: np.ndarray,
-    ctx: Context,
-    row: np.ndarray,
-    action: int,
-    actions: np.ndarray,
-    legal: np.ndarray,
-    family: int,
-) -> int:
-    """Apply the seat to act's forced ``action`` (a legal phase-relative action) to ``S``, then
-    play the hand to its end with the line-up of ``ctx``, every choice drawn from ``rng``.
-    Non-empty ``actions``/``legal`` receive the decisions after the forced one. Returns the number
-    of those decisions, or -1 if a policy chose an illegal action."""
-    apply_observed(S, ctx.P, ctx.STR, action, family)
-    no_packed = np.empty(0, dtype=np.int32)
-    return play_hand(
-        S, MS, rng, ctx, row, actions, legal, no_packed, np.int64(-1), ALL, NO_SEARCH, family
-    )
-
-
-@jit_leaf
 def _describe(S: np.ndarray, P: np.ndarray, rec: np.ndarray) -> None:
     """Describe the joker fork position ``S`` in ``rec``."""
     seat = S[S_TO_ACT]
@@ -257,8 +233,6 @@ def _fork_block(
     row = scratch_row()
     firsts = np.empty(64, dtype=np.int64)  # the first action of each branch
     step = np.empty(1, dtype=np.int64)  # the action of a one-decision play
-    no_trace = np.empty(0, dtype=np.int64)
-    no_packed = np.empty(0, dtype=np.int32)
     for i in range(lo, hi):
         # the deal and the hand's own play are exactly those of play_hands (same keyed lanes)
         deal_alone(w, ctx, seed, first + i, family)
@@ -340,8 +314,8 @@ def _fork_block(
                     ctx,
                     row,
                     step,
-                    no_trace,
-                    no_packed,
+                    w.no_trace,
+                    w.no_packed,
                     limit,
                     allowed,
                     NO_SEARCH,
@@ -396,8 +370,8 @@ def _fork_block(
         counts[i] = k
 
 
-def _make_entries(family: int) -> tuple[Callable[..., None], Callable[..., int]]:
-    """The fork driver and the single-position entry with ``family`` frozen in (see
+def _make_entry(family: int) -> Callable[..., None]:
+    """The fork driver with ``family`` frozen in (see
     ``play._family_kernels``); only the Kout family has jokers (Baloot forks its calls only)."""
 
     @jit_entry
@@ -417,37 +391,11 @@ def _make_entries(family: int) -> tuple[Callable[..., None], Callable[..., int]]
         ctx = context(P, STR, kinds, params, NO_SEARCHES)
         _fork_block(ctx, seed, first, out, counts, mode, 0, out.shape[0], family)
 
-    @jit_alloc
-    def play_on_entry(
-        S: np.ndarray,
-        P: np.ndarray,
-        STR: np.ndarray,
-        MS: np.ndarray,
-        rng: np.ndarray,
-        kinds: np.ndarray,
-        params: np.ndarray,
-        action: int,
-        actions: np.ndarray,
-        legal: np.ndarray,
-    ) -> int:
-        row = scratch_row()
-        return play_on(
-            S,
-            MS,
-            rng,
-            context(P, STR, kinds, params, NO_SEARCHES),
-            row,
-            action,
-            actions,
-            legal,
-            family,
-        )
-
-    return forks_entry, play_on_entry
+    return forks_entry
 
 
-_FORKS, _PLAY_ON = _make_entries(FAMILY_KOUT)
-_BALOOT_FORKS, _ = _make_entries(FAMILY_BALOOT)  # compiled on its first call only
+_FORKS = _make_entry(FAMILY_KOUT)
+_BALOOT_FORKS = _make_entry(FAMILY_BALOOT)  # compiled on its first call only
 
 
 def fork_hands(
@@ -478,20 +426,3 @@ def fork_hands(
         _BALOOT_FORKS(P, STR, kinds, params, seed, first, out, counts, mode)
     else:
         _FORKS(P, STR, kinds, params, seed, first, out, counts, mode)
-
-
-def play_on_position(
-    S: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
-    MS: np.ndarray,
-    rng: np.ndarray,
-    kinds: np.ndarray,
-    params: np.ndarray,
-    action: int,
-    actions: np.ndarray,
-    legal: np.ndarray,
-) -> int:
-    """:func:`play_on` from Python, for a Kout position ``S`` (modified in place; copy it first to
-    fork) and a random state ``rng`` (uint64[4], advanced in place)."""
-    return int(_PLAY_ON(S, P, STR, MS, rng, kinds, params, action, actions, legal))

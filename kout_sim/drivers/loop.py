@@ -1,10 +1,10 @@
-"""The play loop of a hand and the loops of hands and matches around it: the kernels every batch
-entry point (:mod:`kout_sim.drivers.play`), the fork driver and the play-outs inline.
+"""The play loop of a hand and the steps of hands and matches around it: the kernels every batch
+entry point (:mod:`kout_sim.drivers.play`) and the fork driver inline.
 
 A hand's decisions are made by :func:`play_hand` (one compiled loop per family and line-up class);
 :class:`Context` carries the rules' tables and the line-up (with its search pointers), :class:`Lanes`
-one thread's scratch and random lanes. The searching class's one loop over hands, matches and
-play-outs is :func:`_searching`.
+one thread's scratch and random lanes. The loops over hands, matches and play-outs are the entry
+points of :mod:`kout_sim.drivers.play`.
 """
 
 from __future__ import annotations
@@ -20,10 +20,9 @@ from ..engine._jit import (
     jit_leaf,
     popcount,
 )
-from ..engine.deal import deck_cards, first_dealer_in
+from ..engine.deal import deck_cards
 from ..engine.game import (
     apply_action,
-    apply_observed,
     legal_mask,
     new_hand,
     record_hand,
@@ -47,7 +46,6 @@ from ..engine.layout import (
     R_CALLS,
     R_HAND_IDX,
     R_MATCH,
-    R_N_ACTIONS,
     R_N_CALLS,
     R_SCORE_AFTER,
     R_SCORE_BEFORE,
@@ -62,7 +60,7 @@ from ..engine.layout import (
     X_SCORE,
     X_WINNER,
 )
-from ..engine.match import apply_hand, new_match
+from ..engine.match import apply_hand
 from ..engine.rng import LANE_DEAL, LANE_PLAY, below, seed_stream
 from ..players.kinds import NO_SEARCH, SEARCH_ISMCTS
 from ..players.policy import choose, workspace
@@ -81,9 +79,9 @@ their searches passed in as pointers (:mod:`kout_sim.players.searches`)."""
 class Context(NamedTuple):
     """What every decision of a hand reads: the rules' tables and the line-up with its workspace.
 
-    Built inside the kernels (:func:`context`), or by the batch entry points from the scratch of
-    :func:`scratch`; numba passes it as one struct, so the drivers take
-    one argument where they took six.
+    Built inside the kernels (:func:`context`), or in Python for the batch entry points
+    (:func:`kout_sim.drivers.play.line_up`); numba passes it as one struct, so the drivers take
+    one argument where they took seven.
     """
 
     P: np.ndarray  # rule parameters (kout_sim.engine.tables)
@@ -97,7 +95,9 @@ class Context(NamedTuple):
 
 
 class Lanes(NamedTuple):
-    """One thread's scratch for playing hands: states, the two random lanes, the deck."""
+    """One thread's scratch for playing hands: states, the two random lanes, the deck, the empty
+    traces. Built inside the kernels (:func:`new_lanes`), or in Python for the batch entry points
+    (:func:`kout_sim.drivers.play.lanes`)."""
 
     S: np.ndarray  # int64[S_SIZE]: the hand state
     MS: np.ndarray  # int64[M_SIZE]: the match state
@@ -106,6 +106,8 @@ class Lanes(NamedTuple):
     hands: np.ndarray  # int64[6]: the hands as dealt
     deck: np.ndarray  # the preset's cards
     cards: np.ndarray  # shuffle scratch
+    no_trace: np.ndarray  # int64[0]: no actions or legal masks traced
+    no_packed: np.ndarray  # int32[0]: no packed decisions traced
 
 
 def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
@@ -268,6 +270,8 @@ def new_lanes(P: np.ndarray) -> Lanes:
         np.zeros(6, dtype=np.int64),
         deck,
         np.empty_like(deck),
+        np.empty(0, dtype=np.int64),
+        np.empty(0, dtype=np.int32),
     )
 
 
@@ -293,81 +297,7 @@ def deal_alone(w: Lanes, ctx: Context, seed: int, index: int, family: int) -> No
 
 
 @jit_leaf
-def _hand_block(
-    ctx: Context,
-    w: Lanes,
-    seed: int,
-    first: int,
-    out: np.ndarray,
-    trace: np.ndarray,
-    lo: int,
-    hi: int,
-    no_trace: np.ndarray,
-    no_packed: np.ndarray,
-    searching: int,
-    family: int,
-) -> None:
-    P = ctx.P
-    for i in range(lo, hi):
-        deal_alone(w, ctx, seed, first + i, family)
-        packed = trace[i] if trace.shape[0] > 0 else no_packed
-        row = out[i]
-        t = play_hand(
-            w.S,
-            w.MS,
-            w.play,
-            ctx,
-            row,
-            no_trace,
-            no_trace,
-            packed,
-            np.int64(-1),
-            ALL,
-            searching,
-            family,
-        )
-        record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
-        if t < 0:
-            row[R_N_ACTIONS] = -1
-        row[R_MATCH] = first + i  # the hand's stream index
-
-
-@jit_leaf
-def _hand_traced(
-    ctx: Context,
-    seed: int,
-    index: int,
-    hands: np.ndarray,
-    actions: np.ndarray,
-    legal: np.ndarray,
-    S: np.ndarray,
-    score0: int,
-    score1: int,
-    limit: int,
-    searching: int,
-    family: int,
-) -> int:
-    """Hand ``index`` of :func:`play_hands`, with its deal, actions and legal masks traced.
-
-    ``score0``/``score1`` are the match score before the hand (the Baloot Sun doubling gate);
-    with ``limit >= 0`` the hand stops after that many decisions (``S`` is then the position).
-    """
-    P = ctx.P
-    w = new_lanes(P)
-    w.MS[M_SCORE] = score0
-    w.MS[M_SCORE + 1] = score1
-    seed_lanes(w, seed, index)
-    dealer = below(w.deal, P[P_N_PLAYERS])
-    new_hand(S, P, ctx.STR, w.deal, dealer, w.deck, w.cards, hands, score0, score1, family)
-    row = scratch_row()
-    no_packed = np.empty(0, dtype=np.int32)
-    return play_hand(
-        S, w.MS, w.play, ctx, row, actions, legal, no_packed, limit, ALL, searching, family
-    )
-
-
-@jit_leaf
-def _match_hand_start(w: Lanes, ctx: Context, row: np.ndarray, family: int) -> None:
+def match_hand_start(w: Lanes, ctx: Context, row: np.ndarray, family: int) -> None:
     """Deal the next hand of the match in ``w.MS``; its score and index before it go to ``row``."""
     MS = w.MS
     row[R_SCORE_BEFORE] = MS[M_SCORE]
@@ -377,7 +307,7 @@ def _match_hand_start(w: Lanes, ctx: Context, row: np.ndarray, family: int) -> N
 
 
 @jit_leaf
-def _match_hand_end(w: Lanes, ctx: Context, row: np.ndarray, index: int, family: int) -> None:
+def match_hand_end(w: Lanes, ctx: Context, row: np.ndarray, index: int, family: int) -> None:
     """Score the finished hand of ``w`` into its match (``index``) and record it in ``row``."""
     P = ctx.P
     MS = w.MS
@@ -389,7 +319,7 @@ def _match_hand_end(w: Lanes, ctx: Context, row: np.ndarray, index: int, family:
 
 
 @jit_leaf
-def _match_row(out: np.ndarray, MS: np.ndarray, index: int, fd: int) -> None:
+def match_row(out: np.ndarray, MS: np.ndarray, index: int, fd: int) -> None:
     """The result row of the finished match ``index`` (first dealer ``fd``)."""
     out[X_MATCH] = index
     out[X_FIRST_DEALER] = fd
@@ -400,158 +330,8 @@ def _match_row(out: np.ndarray, MS: np.ndarray, index: int, fd: int) -> None:
     out[X_SCORE + 1] = MS[M_SCORE + 1]
 
 
-@jit_leaf
-def _matches(
-    ctx: Context,
-    w: Lanes,
-    seed: int,
-    first: int,
-    match_rows: np.ndarray,
-    hand_rows: np.ndarray,
-    trace: np.ndarray,
-    no_trace: np.ndarray,
-    no_packed: np.ndarray,
-    searching: int,
-    family: int,
-) -> int:
-    """Play ``len(match_rows)`` whole matches, match ``m`` on the streams of ``(seed, first + m)``.
-
-    Each match draws its first dealer by the preset's rule, then plays hands until the match ends.
-    ``match_rows`` (int64[n, X_SIZE]) receives one row per match, ``hand_rows`` (int64[cap, R_SIZE])
-    one per hand, ``trace`` (int32[cap, MAX_ACTIONS] or empty) each hand's packed decisions.
-    Returns the number of hand rows written, -1 if ``hand_rows`` was too small, -2 if a policy
-    chose an illegal action. Releases the GIL, so threads can run disjoint ranges in parallel.
-    """
-    P = ctx.P
-    MS = w.MS
-    h = 0
-    for m in range(match_rows.shape[0]):
-        seed_lanes(w, seed, first + m)
-        fd = first_dealer_in(w.deal, P, w.deck, w.cards)
-        new_match(MS, fd)
-        while MS[M_WINNER] < 0:
-            if h >= hand_rows.shape[0]:
-                return -1
-            row = hand_rows[h]
-            _match_hand_start(w, ctx, row, family)
-            packed = trace[h] if trace.shape[0] > 0 else no_packed
-            t = play_hand(
-                w.S,
-                MS,
-                w.play,
-                ctx,
-                row,
-                no_trace,
-                no_trace,
-                packed,
-                np.int64(-1),
-                ALL,
-                searching,
-                family,
-            )
-            if t < 0:
-                return -2
-            _match_hand_end(w, ctx, row, first + m, family)
-            h += 1
-        _match_row(match_rows[m], MS, first + m, fd)
-    return h
-
-
 MODE_HANDS = 0
 MODE_MATCHES = 1
 MODE_PLAY_OUT = 2
-"""What the one entry point of a searching line-up class does (:func:`_searching`)."""
-
-
-@jit_leaf
-def _searching(
-    ctx: Context,
-    w: Lanes,
-    mode: int,
-    seed: int,
-    first: int,
-    rows: np.ndarray,
-    match_rows: np.ndarray,
-    trace: np.ndarray,
-    lo: int,
-    hi: int,
-    no_trace: np.ndarray,
-    no_packed: np.ndarray,
-    action: int,
-    limit: int,
-    allowed: int,
-    actions: np.ndarray,
-    searching: int,
-    family: int,
-) -> int:
-    """The hands, matches or play-out of a searching line-up, with one call of :func:`play_hand`.
-
-    Every entry point emits the machine code of everything below it, and a search is the largest
-    code there is, so a searching line-up class has one entry point (docs/compile.md) where the
-    others have one per task. ``mode`` selects the task:
-
-    - ``MODE_HANDS``: hands ``lo..hi-1`` as :func:`_hand_block` (``rows`` the hand rows); returns 0;
-    - ``MODE_MATCHES``: ``len(match_rows)`` matches as :func:`_matches` (``rows`` the hand rows);
-      returns what it does;
-    - ``MODE_PLAY_OUT``: the position in ``w.S`` as :func:`kout_sim.drivers.playout.play_out`
-      (the forced ``action`` if ``>= 0``, then up to ``limit`` decisions, the first among
-      ``allowed``, their ids to ``actions``; ``rows[0]`` a scratch row); returns what
-      :func:`play_hand` does.
-
-    The hands and matches draw exactly what the entry points of the other classes draw.
-    """
-    P = ctx.P
-    MS = w.MS
-    i = lo if mode == MODE_HANDS else 0  # the next hand (hands) or match (matches)
-    h = 0  # hand rows written (matches)
-    fd = np.int64(0)
-    in_match = False
-    while True:
-        packed = no_packed
-        if mode == MODE_HANDS:
-            if i >= hi:
-                return 0
-            deal_alone(w, ctx, seed, first + i, family)
-            row = rows[i]
-            if trace.shape[0] > 0:
-                packed = trace[i]
-        elif mode == MODE_MATCHES:
-            if not in_match:
-                if i >= match_rows.shape[0]:
-                    return h
-                seed_lanes(w, seed, first + i)
-                fd = first_dealer_in(w.deal, P, w.deck, w.cards)
-                new_match(MS, fd)
-                in_match = True
-            if h >= rows.shape[0]:
-                return -1
-            row = rows[h]
-            if trace.shape[0] > 0:
-                packed = trace[h]
-            _match_hand_start(w, ctx, row, family)
-        else:
-            row = rows[0]
-            if action >= 0:
-                if family == FAMILY_KOUT and w.S[S_PHASE] == PH_PLAY:
-                    record_card(w.S, w.S[S_TO_ACT], action)
-                apply_observed(w.S, P, ctx.STR, action, family)
-        t = play_hand(
-            w.S, MS, w.play, ctx, row, actions, no_trace, packed, limit, allowed, searching, family
-        )
-        if mode == MODE_HANDS:
-            record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
-            if t < 0:
-                row[R_N_ACTIONS] = -1
-            row[R_MATCH] = first + i
-            i += 1
-        elif mode == MODE_MATCHES:
-            if t < 0:
-                return -2
-            _match_hand_end(w, ctx, row, first + i, family)
-            h += 1
-            if MS[M_WINNER] >= 0:
-                _match_row(match_rows[i], MS, first + i, fd)
-                i += 1
-                in_match = False
-        else:
-            return t
+"""What the one entry point of a searching line-up class does
+(:func:`kout_sim.drivers.play._search_kernels`)."""

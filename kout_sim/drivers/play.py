@@ -1,7 +1,12 @@
-"""The play loop and the batch drivers (independent hands over threads, keyed random streams).
+"""The batch drivers: the entry points of each family and line-up class (each the loop over its
+hands, matches or play-out around :func:`kout_sim.drivers.loop.play_hand`) and their Python
+wrappers (independent hands over threads, keyed random streams).
 
 Each hand or match has two random streams: the deal lane (first dealer, shuffles) and the play lane
-(the players' choices), both keyed by the run seed and the stream index of the hand or match.
+(the players' choices), both keyed by the run seed and the stream index of the hand or match. Every
+entry point takes the line-up as a :class:`~kout_sim.drivers.loop.Context` and one thread's scratch
+as :class:`~kout_sim.drivers.loop.Lanes`, both built here in Python (:func:`line_up`,
+:func:`lanes`), so that the entry points of line-ups without a search allocate nothing.
 """
 
 from __future__ import annotations
@@ -12,22 +17,31 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine._jit import (
-    jit_alloc,
-    jit_entry,
-    jit_entry_free,
-)
+from ..engine._jit import jit_alloc, jit_entry, jit_entry_free
+from ..engine.deal import first_dealer_in
+from ..engine.game import apply_observed, record_hand
+from ..engine.kout.hand import record_card
 from ..engine.layout import (
     FAMILY_BALOOT,
     FAMILY_KOUT,
+    M_SCORE,
     M_SIZE,
+    M_WINNER,
     MAX_ACTIONS,
     P_DECK,
     P_FAMILY,
+    P_N_PLAYERS,
+    PH_PLAY,
+    R_MATCH,
+    R_N_ACTIONS,
     R_SIZE,
+    S_PHASE,
     S_SIZE,
+    S_TO_ACT,
     X_SIZE,
 )
+from ..engine.match import new_match
+from ..engine.rng import below
 from ..players.ismcts import N_INT_ROWS
 from ..players.kinds import KIND_ISMCTS, NO_SEARCH, search_class
 from ..players.registry import N_PARAMS
@@ -36,27 +50,33 @@ from .loop import (
     ALL,
     MODE_HANDS,
     MODE_MATCHES,
+    MODE_PLAY_OUT,
     NO_SEARCHES,
     SEARCHING,
     Context,
     Lanes,
-    _hand_block,
-    _hand_traced,
-    _matches,
-    _searching,
-    context,
+    deal_alone,
+    deal_hand,
+    match_hand_end,
+    match_hand_start,
+    match_row,
+    play_hand,
+    scratch_row,
+    seed_lanes,
 )
 
 BLOCK = 512  # the fewest hands worth a thread of their own
 
 
 class FamilyKernels(NamedTuple):
-    """The batch entry points of one family, each compiled with only that family's rules."""
+    """The batch entry points of one family and line-up class, each compiled with only that
+    family's rules. Each takes the line-up (:class:`Context`) and one thread's scratch
+    (:class:`Lanes`) first; the Python wrappers below build both (:func:`scratch`)."""
 
-    hands: Callable[..., None]
-    matches: Callable[..., int]
-    hand_traced: Callable[..., int]
-    search: Callable[..., int] | None  # a searching class's one batch entry (_searching)
+    hands: Callable[..., None]  # (ctx, w, seed, first, out, trace, lo, hi)
+    matches: Callable[..., int]  # (ctx, w, seed, first, match_rows, hand_rows, trace)
+    hand_traced: Callable[..., int]  # (ctx, w, seed, index, actions, legal, limit)
+    play_out: Callable[..., int]  # (ctx, w, first, limit, allowed, actions)
 
 
 def _family_kernels(family: int, searching: int) -> FamilyKernels:
@@ -66,137 +86,146 @@ def _family_kernels(family: int, searching: int) -> FamilyKernels:
     Without a search, independent hands and whole matches have an entry point each: one entry
     point for both saved one engine's compile in the test warm-up but made the first ``simulate``
     of matches (the default) compile the hands loop too, 3-7 s more of CPU (docs/compile.md). A
-    searching class has one entry point for hands, matches and play-outs (:func:`_searching`): the
-    search below it costs far more to emit than the loops. (Numba keys its cache of these closures
-    by the values of the frozen variables too.)
+    searching class has one entry point for hands, matches and play-outs (:func:`_search_kernels`):
+    the search below it costs far more to emit than the loops. (Numba keys its cache of these
+    closures by the values of the frozen variables too.)
     """
     traced = _traced_entry(family, searching)
     if searching != NO_SEARCH:
         return _search_kernels(family, searching, traced)
 
-    # The entry points of line-ups without a search allocate nothing (their scratch comes from
-    # the Python wrappers), so they run without numba's reference counts: an array passed
-    # between the kernels inlined into a reference-counting function took an atomic increment
-    # and decrement, dozens per hand.
+    # The hands and matches entry points allocate nothing (their scratch comes from the Python
+    # wrappers), so they run without numba's reference counts: an array passed between the
+    # kernels inlined into a reference-counting function took an atomic increment and
+    # decrement, dozens per hand.
     @jit_entry_free
     def hands_entry(
-        P: np.ndarray,
-        STR: np.ndarray,
-        kinds: np.ndarray,
-        params: np.ndarray,
+        ctx: Context,
+        w: Lanes,
         seed: int,
         first: int,
         out: np.ndarray,
         trace: np.ndarray,
         lo: int,
         hi: int,
-        nodes: np.ndarray,
-        value: np.ndarray,
-        S: np.ndarray,
-        MS: np.ndarray,
-        deal: np.ndarray,
-        play: np.ndarray,
-        hands: np.ndarray,
-        deck: np.ndarray,
-        cards: np.ndarray,
-        no_trace: np.ndarray,
-        no_packed: np.ndarray,
     ) -> None:
-        ctx = Context(P, STR, kinds, params, nodes, value, NO_SEARCHES)
-        w = Lanes(S, MS, deal, play, hands, deck, cards)
-        _hand_block(ctx, w, seed, first, out, trace, lo, hi, no_trace, no_packed, searching, family)
+        P = ctx.P
+        for i in range(lo, hi):
+            deal_alone(w, ctx, seed, first + i, family)
+            packed = trace[i] if trace.shape[0] > 0 else w.no_packed
+            row = out[i]
+            t = play_hand(
+                w.S, w.MS, w.play, ctx, row, w.no_trace, w.no_trace, packed, np.int64(-1), ALL,
+                searching, family,
+            )  # fmt: skip
+            record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
+            if t < 0:
+                row[R_N_ACTIONS] = -1
+            row[R_MATCH] = first + i  # the hand's stream index
 
     @jit_entry_free
     def matches_entry(
-        P: np.ndarray,
-        STR: np.ndarray,
-        kinds: np.ndarray,
-        params: np.ndarray,
+        ctx: Context,
+        w: Lanes,
         seed: int,
         first: int,
         match_rows: np.ndarray,
         hand_rows: np.ndarray,
         trace: np.ndarray,
-        nodes: np.ndarray,
-        value: np.ndarray,
-        S: np.ndarray,
-        MS: np.ndarray,
-        deal: np.ndarray,
-        play: np.ndarray,
-        hands: np.ndarray,
-        deck: np.ndarray,
-        cards: np.ndarray,
-        no_trace: np.ndarray,
-        no_packed: np.ndarray,
     ) -> int:
-        ctx = Context(P, STR, kinds, params, nodes, value, NO_SEARCHES)
-        w = Lanes(S, MS, deal, play, hands, deck, cards)
-        return _matches(
-            ctx,
-            w,
-            seed,
-            first,
-            match_rows,
-            hand_rows,
-            trace,
-            no_trace,
-            no_packed,
-            searching,
-            family,
-        )
+        P = ctx.P
+        MS = w.MS
+        h = 0
+        for m in range(match_rows.shape[0]):
+            seed_lanes(w, seed, first + m)
+            fd = first_dealer_in(w.deal, P, w.deck, w.cards)
+            new_match(MS, fd)
+            while MS[M_WINNER] < 0:
+                if h >= hand_rows.shape[0]:
+                    return -1
+                row = hand_rows[h]
+                match_hand_start(w, ctx, row, family)
+                packed = trace[h] if trace.shape[0] > 0 else w.no_packed
+                t = play_hand(
+                    w.S, MS, w.play, ctx, row, w.no_trace, w.no_trace, packed, np.int64(-1), ALL,
+                    searching, family,
+                )  # fmt: skip
+                if t < 0:
+                    return -2
+                match_hand_end(w, ctx, row, first + m, family)
+                h += 1
+            match_row(match_rows[m], MS, first + m, fd)
+        return h
 
-    return FamilyKernels(hands_entry, matches_entry, traced, None)
+    @jit_alloc
+    def play_out_entry(
+        ctx: Context, w: Lanes, first: int, limit: int, allowed: int, actions: np.ndarray
+    ) -> int:
+        if first >= 0:
+            apply_observed(w.S, ctx.P, ctx.STR, first, family)
+        row = scratch_row()
+        return play_hand(
+            w.S, w.MS, w.play, ctx, row, actions, w.no_trace, w.no_packed, limit, allowed,
+            searching, family,
+        )  # fmt: skip
+
+    return FamilyKernels(hands_entry, matches_entry, traced, play_out_entry)
 
 
 def _traced_entry(family: int, searching: int) -> Callable[..., int]:
-    """The entry point of one traced hand (:func:`hand_traced`) of a family and line-up class."""
+    """The entry point of one traced hand (:func:`hand_traced`) of a family and line-up class: the
+    hand of ``(seed, index)`` of :func:`play_hands` (its dealer a random seat), dealt into ``w.S``
+    and ``w.hands`` and played with the match score of ``w.MS`` before it (the Baloot Sun
+    doubling gate); with ``limit >= 0`` it stops after that many decisions (``w.S`` is then the
+    position)."""
 
     @jit_alloc
     def traced_entry(
-        P: np.ndarray,
-        STR: np.ndarray,
-        kinds: np.ndarray,
-        params: np.ndarray,
+        ctx: Context,
+        w: Lanes,
         seed: int,
         index: int,
-        hands: np.ndarray,
         actions: np.ndarray,
         legal: np.ndarray,
-        S: np.ndarray,
-        score0: int,
-        score1: int,
         limit: int,
-        searches: object,
     ) -> int:
-        return _hand_traced(
-            context(P, STR, kinds, params, searches),
-            seed,
-            index,
-            hands,
-            actions,
-            legal,
-            S,
-            score0,
-            score1,
-            limit,
-            searching,
-            family,
+        seed_lanes(w, seed, index)
+        MS = w.MS
+        dealer = below(w.deal, ctx.P[P_N_PLAYERS])
+        deal_hand(w, ctx, dealer, MS[M_SCORE], MS[M_SCORE + 1], family)
+        row = scratch_row()
+        return play_hand(
+            w.S, MS, w.play, ctx, row, actions, legal, w.no_packed, limit, ALL, searching, family
         )
 
     return traced_entry
 
 
 def _search_kernels(family: int, searching: int, traced: Callable[..., int]) -> FamilyKernels:
-    """The batch entry of a searching line-up class (:func:`_searching`: hands, matches and
-    play-out in one entry point), behind the call shapes of the other classes' entry points."""
+    """The one batch entry of a searching line-up class, behind the call shapes of the other
+    classes' entry points.
+
+    Every entry point emits the machine code of everything below it, and a search is the largest
+    code there is, so a searching line-up class has one entry point (docs/compile.md) where the
+    others have one per task. ``mode`` selects the task:
+
+    - ``MODE_HANDS``: hands ``lo..hi-1`` as the hands entry point (``rows`` the hand rows);
+      returns 0;
+    - ``MODE_MATCHES``: ``len(match_rows)`` matches as the matches entry point (``rows`` the hand
+      rows); returns what it does;
+    - ``MODE_PLAY_OUT``: the position in ``w.S`` as :func:`kout_sim.drivers.playout.play_out`
+      (the forced ``action`` if ``>= 0``, then up to ``limit`` decisions, the first among
+      ``allowed``, their ids to ``actions``; ``rows[0]`` a scratch row); returns what
+      :func:`~kout_sim.drivers.loop.play_hand` does.
+
+    The hands and matches draw exactly what the entry points of the other classes draw.
+    """
 
     @jit_entry
     def search_entry(
         mode: int,
-        P: np.ndarray,
-        STR: np.ndarray,
-        kinds: np.ndarray,
-        params: np.ndarray,
+        ctx: Context,
+        w: Lanes,
         seed: int,
         first: int,
         rows: np.ndarray,
@@ -204,84 +233,114 @@ def _search_kernels(family: int, searching: int, traced: Callable[..., int]) -> 
         trace: np.ndarray,
         lo: int,
         hi: int,
-        nodes: np.ndarray,
-        value: np.ndarray,
-        S: np.ndarray,
-        MS: np.ndarray,
-        deal: np.ndarray,
-        play: np.ndarray,
-        hands: np.ndarray,
-        deck: np.ndarray,
-        cards: np.ndarray,
-        no_trace: np.ndarray,
-        no_packed: np.ndarray,
         action: int,
         limit: int,
         allowed: int,
         actions: np.ndarray,
-        searches: tuple[Callable[..., int], ...],
     ) -> int:
-        ctx = Context(P, STR, kinds, params, nodes, value, searches)
-        w = Lanes(S, MS, deal, play, hands, deck, cards)
-        return _searching(
-            ctx,
-            w,
-            mode,
-            seed,
-            first,
-            rows,
-            match_rows,
-            trace,
-            lo,
-            hi,
-            no_trace,
-            no_packed,
-            action,
-            limit,
-            allowed,
-            actions,
-            searching,
-            family,
-        )
+        P = ctx.P
+        MS = w.MS
+        i = lo if mode == MODE_HANDS else 0  # the next hand (hands) or match (matches)
+        h = 0  # hand rows written (matches)
+        fd = np.int64(0)
+        in_match = False
+        while True:
+            packed = w.no_packed
+            if mode == MODE_HANDS:
+                if i >= hi:
+                    return 0
+                deal_alone(w, ctx, seed, first + i, family)
+                row = rows[i]
+                if trace.shape[0] > 0:
+                    packed = trace[i]
+            elif mode == MODE_MATCHES:
+                if not in_match:
+                    if i >= match_rows.shape[0]:
+                        return h
+                    seed_lanes(w, seed, first + i)
+                    fd = first_dealer_in(w.deal, P, w.deck, w.cards)
+                    new_match(MS, fd)
+                    in_match = True
+                if h >= rows.shape[0]:
+                    return -1
+                row = rows[h]
+                if trace.shape[0] > 0:
+                    packed = trace[h]
+                match_hand_start(w, ctx, row, family)
+            else:
+                row = rows[0]
+                if action >= 0:
+                    if family == FAMILY_KOUT and w.S[S_PHASE] == PH_PLAY:
+                        record_card(w.S, w.S[S_TO_ACT], action)
+                    apply_observed(w.S, P, ctx.STR, action, family)
+            t = play_hand(
+                w.S, MS, w.play, ctx, row, actions, w.no_trace, packed, limit, allowed, searching,
+                family,
+            )  # fmt: skip
+            if mode == MODE_HANDS:
+                record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
+                if t < 0:
+                    row[R_N_ACTIONS] = -1
+                row[R_MATCH] = first + i
+                i += 1
+            elif mode == MODE_MATCHES:
+                if t < 0:
+                    return -2
+                match_hand_end(w, ctx, row, first + i, family)
+                h += 1
+                if MS[M_WINNER] >= 0:
+                    match_row(match_rows[i], MS, first + i, fd)
+                    i += 1
+                    in_match = False
+            else:
+                return t
 
     def hands(
-        P: np.ndarray,
-        STR: np.ndarray,
-        kinds: np.ndarray,
-        params: np.ndarray,
+        ctx: Context,
+        w: Lanes,
         seed: int,
         first: int,
         out: np.ndarray,
         trace: np.ndarray,
         lo: int,
         hi: int,
-        *own: np.ndarray,
     ) -> None:
         search_entry(
-            MODE_HANDS, P, STR, kinds, params, seed, first, out, NO_MATCHES, trace, lo, hi,
-            *own, -1, -1, ALL, NO_ACTIONS, search_pointers(family, kinds, params),
-        )  # fmt: skip
+            MODE_HANDS, ctx, w, seed, first, out, NO_MATCHES, trace, lo, hi, -1, -1, ALL, NO_ACTIONS
+        )
 
     def matches(
-        P: np.ndarray,
-        STR: np.ndarray,
-        kinds: np.ndarray,
-        params: np.ndarray,
+        ctx: Context,
+        w: Lanes,
         seed: int,
         first: int,
         match_rows: np.ndarray,
         hand_rows: np.ndarray,
         trace: np.ndarray,
-        *own: np.ndarray,
     ) -> int:
         return int(
             search_entry(
-                MODE_MATCHES, P, STR, kinds, params, seed, first, hand_rows, match_rows, trace,
-                0, 0, *own, -1, -1, ALL, NO_ACTIONS, search_pointers(family, kinds, params),
+                MODE_MATCHES, ctx, w, seed, first, hand_rows, match_rows, trace, 0, 0, -1, -1, ALL,
+                NO_ACTIONS,
             )
         )  # fmt: skip
 
-    return FamilyKernels(hands, matches, traced, search_entry)
+    def play_out(
+        ctx: Context, w: Lanes, first: int, limit: int, allowed: int, actions: np.ndarray
+    ) -> int:
+        return int(
+            search_entry(
+                MODE_PLAY_OUT, ctx, w, 0, 0, new_rows(2), NO_MATCHES, NO_TRACE, 0, 0, first, limit,
+                allowed, actions,
+            )
+        )  # fmt: skip
+
+    return FamilyKernels(hands, matches, traced, play_out)
+
+
+NO_TRACE = np.zeros((0, MAX_ACTIONS), dtype=np.int32)
+NO_MATCHES = np.zeros((0, X_SIZE), dtype=np.int64)
+NO_ACTIONS = np.zeros(0, dtype=np.int64)
 
 
 KERNELS = {
@@ -306,11 +365,6 @@ def searches_of(P: np.ndarray, kinds: np.ndarray, params: np.ndarray) -> object:
     return search_pointers(int(P[P_FAMILY]), kinds, params)
 
 
-NO_TRACE = np.zeros((0, MAX_ACTIONS), dtype=np.int32)
-NO_MATCHES = np.zeros((0, X_SIZE), dtype=np.int64)
-NO_ACTIONS = np.zeros(0, dtype=np.int64)
-
-
 def new_rows(n: int) -> np.ndarray:
     """A zeroed int64[n, R_SIZE] row buffer stored column by column (each field contiguous), the
     layout every hands and match entry point is compiled for.
@@ -321,25 +375,39 @@ def new_rows(n: int) -> np.ndarray:
     return np.zeros((R_SIZE, n), dtype=np.int64).T
 
 
-def scratch(P: np.ndarray, kinds: np.ndarray, params: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The scratch arrays of one call of a batch entry point, allocated here so that the entry
-    points of line-ups without a search allocate nothing: the search workspace (as
-    :func:`kout_sim.players.policy.workspace`), the arrays of :class:`Lanes` (as :func:`new_lanes`)
-    and the two empty traces. Distinct arrays: the entry points' ``noalias`` contract."""
+def line_up(P: np.ndarray, STR: np.ndarray, kinds: np.ndarray, params: np.ndarray) -> Context:
+    """The :class:`Context` of the line-up ``kinds``/``params`` for the entry points: the tables,
+    the line-up, a search workspace for its largest search (as
+    :func:`kout_sim.players.policy.workspace`) and its searches (:func:`searches_of`)."""
     cap = 1
     for seat in range(kinds.shape[0]):
         if kinds[seat] == KIND_ISMCTS:
             cap = max(cap, int(params[seat, 0]) + 2)
+    nodes = np.empty((N_INT_ROWS, cap), dtype=np.int64)
+    value = np.empty(cap, dtype=np.float64)
+    return Context(P, STR, kinds, params, nodes, value, searches_of(P, kinds, params))
+
+
+def lanes(
+    P: np.ndarray,
+    S: np.ndarray | None = None,
+    MS: np.ndarray | None = None,
+    play: np.ndarray | None = None,
+    hands: np.ndarray | None = None,
+) -> Lanes:
+    """One thread's scratch for an entry point (:class:`Lanes`, as
+    :func:`~kout_sim.drivers.loop.new_lanes` makes it in a kernel), allocated here so that the
+    entry points of line-ups without a search allocate nothing. ``S``, ``MS``, ``play`` and
+    ``hands``, where given, are the caller's (the position, the match state, the play lane, the
+    hands as dealt), used in place. Distinct arrays: the entry points' ``noalias`` contract."""
     mask = int(P[P_DECK])
     deck = np.array([c for c in range(64) if (mask >> c) & 1], dtype=np.int64)
-    return (
-        np.empty((N_INT_ROWS, cap), dtype=np.int64),
-        np.empty(cap, dtype=np.float64),
-        np.zeros(S_SIZE, dtype=np.int64),
-        np.zeros(M_SIZE, dtype=np.int64),
+    return Lanes(
+        np.zeros(S_SIZE, dtype=np.int64) if S is None else S,
+        np.zeros(M_SIZE, dtype=np.int64) if MS is None else MS,
         np.zeros(4, dtype=np.uint64),
-        np.zeros(4, dtype=np.uint64),
-        np.zeros(6, dtype=np.int64),
+        np.zeros(4, dtype=np.uint64) if play is None else play,
+        np.zeros(6, dtype=np.int64) if hands is None else hands,
         deck,
         np.zeros_like(deck),
         np.empty(0, dtype=np.int64),
@@ -369,15 +437,17 @@ def play_hands(
     kernel = kernels(P, kinds).hands
     n = out.shape[0]
     threads = max(1, min(threads, n // BLOCK))
-    if threads == 1:
-        kernel(P, STR, kinds, params, seed, first, out, trace, 0, n, *scratch(P, kinds, params))
-        return
     bounds = [n * k // threads for k in range(threads + 1)]
 
     def part(k: int) -> None:
-        own = scratch(P, kinds, params)  # each thread its own
-        kernel(P, STR, kinds, params, seed, first, out, trace, bounds[k], bounds[k + 1], *own)
+        # each thread its own line-up workspace and scratch
+        kernel(
+            line_up(P, STR, kinds, params), lanes(P), seed, first, out, trace, *bounds[k : k + 2]
+        )
 
+    if threads == 1:
+        part(0)
+        return
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(part, range(threads)))
 
@@ -393,10 +463,19 @@ def play_matches(
     hand_rows: np.ndarray,
     trace: np.ndarray = NO_TRACE,
 ) -> int:
-    """Whole matches of any preset (see :func:`_matches`)."""
+    """Play ``len(match_rows)`` whole matches of any preset, match ``m`` on the streams of
+    ``(seed, first + m)``.
+
+    Each match draws its first dealer by the preset's rule, then plays hands until the match ends.
+    ``match_rows`` (int64[n, X_SIZE]) receives one row per match, ``hand_rows`` (int64[cap,
+    R_SIZE]) one per hand, ``trace`` (int32[cap, MAX_ACTIONS] or empty) each hand's packed
+    decisions. Returns the number of hand rows written, -1 if ``hand_rows`` was too small, -2 if a
+    policy chose an illegal action. The kernel releases the GIL, so threads can run disjoint
+    ranges in parallel.
+    """
     kernel = kernels(P, kinds).matches
-    own = scratch(P, kinds, params)
-    return int(kernel(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace, *own))
+    ctx = line_up(P, STR, kinds, params)
+    return int(kernel(ctx, lanes(P), seed, first, match_rows, hand_rows, trace))
 
 
 def hand_traced(
@@ -414,15 +493,19 @@ def hand_traced(
     score1: int = 0,
     limit: int = -1,
 ) -> int:
-    """One traced hand of any preset (see :func:`_hand_traced`)."""
+    """Hand ``index`` of :func:`play_hands` (its dealer a random seat), with its deal and each
+    decision traced: ``hands`` receives the hands as dealt, ``actions`` / ``legal`` (int64) the
+    global action id and the phase-relative legal mask of each decision, ``S`` the state.
+
+    ``score0``/``score1`` are the match score before the hand (the Baloot Sun doubling gate);
+    with ``limit >= 0`` the hand stops after that many decisions (``S`` is then the position).
+    Returns the number of decisions, -1 if a policy chose an illegal action.
+    """
     kernel = kernels(P, kinds).hand_traced
-    searches = searches_of(P, kinds, params)
-    return int(
-        kernel(
-            P, STR, kinds, params, seed, index, hands, actions, legal, S, score0, score1, limit,
-            searches,
-        )
-    )  # fmt: skip
+    MS = np.zeros(M_SIZE, dtype=np.int64)
+    MS[M_SCORE : M_SCORE + 2] = score0, score1
+    w = lanes(P, S=S, MS=MS, hands=hands)
+    return int(kernel(line_up(P, STR, kinds, params), w, seed, index, actions, legal, limit))
 
 
 def random_lineup(pass_probability: float = -1.0) -> tuple[np.ndarray, np.ndarray]:

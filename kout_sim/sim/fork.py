@@ -190,12 +190,8 @@ def play_on(
         seed_stream(rng, seed, index, FK.LANE_FORK)
     stream = np.array(rng, dtype=np.uint64, copy=True)
     actions = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
-    legal = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
     MS = np.zeros(L.M_SIZE, dtype=np.int64)
-    if searches(kinds):  # the play-on entry of the search class (the advisor's)
-        t = play_out(state, P, STR, MS, stream, kinds, params, action, -1, -1, actions)
-    else:
-        t = FK.play_on_position(state, P, STR, MS, stream, kinds, params, action, actions, legal)
+    t = play_out(state, P, STR, MS, stream, kinds, params, action, -1, -1, actions)
     if t < 0:
         raise RuntimeError("a policy chose an illegal action")
     return state, [int(a) for a in actions[:t]]
