@@ -25,17 +25,13 @@ DEFAULT_SAMPLES: dict[tuple[str, str], int] = {
     ("heuristic", Family.KOUT_BO): 1200,
     ("heuristic", Family.KOUT_BH): 1200,
     ("heuristic", Family.BALOOT): 2500,
-    ("ismcts", Family.KOUT_BO): 1,
-    ("ismcts", Family.KOUT_BH): 1,
-    ("ismcts", Family.BALOOT): 1,
-    ("pimc", Family.KOUT_BO): 1,
-    ("pimc", Family.KOUT_BH): 1,
-    ("pimc", Family.BALOOT): 1,
+    **{(search, family): 1 for search in ("ismcts", "pimc") for family in Family},
 }
 """Samples of a decision when none are asked for: about a second for the first call of a random
 4-seat deal on one core of the shared machine (measured, docs/advise.md: double dummy about 380 ms
 a sample in kout_bo_4, 110 ms in kout_bh_4, 420 ms in Baloot; heuristic play-outs 0.8 ms in Kout,
-0.4 ms in Baloot; ``ismcts`` play-outs take seconds a sample). The 6-seat presets take longer."""
+0.4 ms in Baloot; ``ismcts`` play-outs take seconds a sample, so the searches take one sample in
+every family). The 6-seat presets take longer."""
 
 _OBJECTIVE_TEXT = {
     "points": "mean net points of the seat's team",

@@ -3,7 +3,8 @@
 Kout (RULES.md §1, §2) lives in :mod:`.kout`, Saudi Baloot (RULES.md §3) in :mod:`.baloot`. The
 names exported here dispatch on the preset: ``"baloot"`` goes to the Baloot engine, every other
 preset to the Kout engine, unchanged. (``deck`` and ``draw_first_dealer`` stay Kout-only: Baloot
-has no first-dealer draw, and its deck is :func:`.baloot.deck`.)
+has no first-dealer draw, and its deck is :func:`.baloot.deck`.) :func:`play_random_match` is one
+match loop for both, over the dispatching names.
 
 Slow and obvious on purpose; it shares no code with the fast engine it is compared against.
 """
@@ -95,10 +96,27 @@ def resolve_first_dealer(preset: str, options: Mapping[str, Any], rng: random.Ra
 def play_random_match(
     preset: str, options: Mapping[str, Any], rng: random.Random
 ) -> dict[str, Any]:
-    """Play a whole match of ``preset`` with random play."""
-    if preset == BALOOT:
-        return _baloot.play_random_match(preset, options, rng)
-    return _kout.play_random_match(preset, options, rng)
+    """Play a whole match of ``preset`` with random play, each hand by :func:`play_random_hand`
+    (a Baloot hand is given the match score before it).
+
+    Returns ``{"first_dealer", "hands" (the hand results), "score", "winner", "reason"}``.
+    """
+    first_dealer = resolve_first_dealer(preset, options, rng)
+    match = RefMatch(preset, options, first_dealer)
+    results: list[dict[str, Any]] = []
+    while not match.over:
+        before = list(match.score) if isinstance(match, _baloot.RefMatch) else None
+        result = play_random_hand(preset, options, match.dealer, rng, before)
+        match.apply_hand(result)
+        results.append(result)
+    score = match.score
+    return {
+        "first_dealer": first_dealer,
+        "hands": results,
+        "score": list(score) if isinstance(score, list) else score,
+        "winner": match.winner,
+        "reason": match.reason,
+    }
 
 
 __all__ = [

@@ -1191,26 +1191,3 @@ def resolve_first_dealer(options: Mapping[str, Any], rng: random.Random) -> int:
     if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < N_PLAYERS:
         return choice
     raise ValueError(f"bad first_dealer option: {choice!r}")
-
-
-def play_random_match(
-    preset: str, options: Mapping[str, Any], rng: random.Random
-) -> dict[str, Any]:
-    """Play a whole match with random play.
-
-    Returns ``{"first_dealer", "hands" (the hand results), "score", "winner", "reason"}``.
-    """
-    first_dealer = resolve_first_dealer(options, rng)
-    match = RefMatch(preset, options, first_dealer)
-    results: list[dict[str, Any]] = []
-    while not match.over:
-        result = play_random_hand(preset, options, match.dealer, rng, list(match.score))
-        match.apply_hand(result)
-        results.append(result)
-    return {
-        "first_dealer": first_dealer,
-        "hands": results,
-        "score": list(match.score),
-        "winner": match.winner,
-        "reason": match.reason,
-    }
