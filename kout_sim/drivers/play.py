@@ -71,7 +71,8 @@ BLOCK = 512  # the fewest hands worth a thread of their own
 class FamilyKernels(NamedTuple):
     """The batch entry points of one family and line-up class, each compiled with only that
     family's rules. Each takes the line-up (:class:`Context`) and one thread's scratch
-    (:class:`Lanes`) first; the Python wrappers below build both (:func:`scratch`)."""
+    (:class:`Lanes`) first; the Python wrappers below build both (:func:`line_up`,
+    :func:`lanes`)."""
 
     hands: Callable[..., None]  # (ctx, w, seed, first, out, trace, lo, hi)
     matches: Callable[..., int]  # (ctx, w, seed, first, match_rows, hand_rows, trace)
