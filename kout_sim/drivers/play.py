@@ -11,6 +11,7 @@ as :class:`~kout_sim.drivers.loop.Lanes`, both built here in Python (:func:`line
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
@@ -43,7 +44,7 @@ from ..engine.layout import (
 from ..engine.match import new_match
 from ..engine.rng import below
 from ..players.ismcts import N_INT_ROWS
-from ..players.kinds import KIND_ISMCTS, NO_SEARCH, search_class
+from ..players.kinds import KIND_ISMCTS, NO_SEARCH, SEARCH_KINDS
 from ..players.registry import N_PARAMS
 from ..players.searches import search_pointers
 from .loop import (
@@ -353,15 +354,22 @@ KERNELS = {
 line-ups alike, their searches passed in)."""
 
 
+def _searching(kinds: np.ndarray) -> bool:
+    """Whether a seat of ``kinds`` searches (as ``search_class(kinds) != NO_SEARCH``, on a list:
+    the traced hand of a test or a replay asks it once a hand)."""
+    seats = kinds.tolist()
+    return any(kind in seats for kind in SEARCH_KINDS)
+
+
 def kernels(P: np.ndarray, kinds: np.ndarray) -> FamilyKernels:
     """The entry points for the preset of ``P`` and the line-up ``kinds``."""
-    return KERNELS[int(P[P_FAMILY]), NO_SEARCH if search_class(kinds) == NO_SEARCH else SEARCHING]
+    return KERNELS[int(P[P_FAMILY]), SEARCHING if _searching(kinds) else NO_SEARCH]
 
 
 def searches_of(P: np.ndarray, kinds: np.ndarray, params: np.ndarray) -> object:
     """The ``searches`` argument of the entry points for the line-up ``kinds``/``params``
     (:class:`Context`)."""
-    if search_class(kinds) == NO_SEARCH:
+    if not _searching(kinds):
         return NO_SEARCHES
     return search_pointers(int(P[P_FAMILY]), kinds, params)
 
@@ -389,6 +397,13 @@ def line_up(P: np.ndarray, STR: np.ndarray, kinds: np.ndarray, params: np.ndarra
     return Context(P, STR, kinds, params, nodes, value, searches_of(P, kinds, params))
 
 
+@functools.cache
+def _deck(mask: int) -> np.ndarray:
+    """The card ids of the deck ``mask``, ascending: one array a deck, shared (the kernels only
+    read it: the shuffles copy it into the lanes' ``cards`` first)."""
+    return np.array([c for c in range(64) if (mask >> c) & 1], dtype=np.int64)
+
+
 def lanes(
     P: np.ndarray,
     S: np.ndarray | None = None,
@@ -401,8 +416,7 @@ def lanes(
     entry points of line-ups without a search allocate nothing. ``S``, ``MS``, ``play`` and
     ``hands``, where given, are the caller's (the position, the match state, the play lane, the
     hands as dealt), used in place. Distinct arrays: the entry points' ``noalias`` contract."""
-    mask = int(P[P_DECK])
-    deck = np.array([c for c in range(64) if (mask >> c) & 1], dtype=np.int64)
+    deck = _deck(int(P[P_DECK]))
     return Lanes(
         np.zeros(S_SIZE, dtype=np.int64) if S is None else S,
         np.zeros(M_SIZE, dtype=np.int64) if MS is None else MS,
