@@ -6,16 +6,17 @@ from the stock follows by itself, as in simulation), then lets the line-up decid
 more decisions (``-1``: to the end of the hand), drawing from the random state it is given. It is
 the play of one branch of a fork (:func:`kout_sim.sim.fork.play_on`), for any family and line-up
 class (a searching seat included), with a decision limit, so a caller can step a hand one policy
-decision at a time from Python. Two more arguments serve the forks of search line-ups (:mod:`kout_sim.sim.search_fork`): ``allowed``
-restricts the legal set of the first decision the line-up makes (the policy chooses among the legal
-actions of ``allowed``, e.g. the non-joker cards of a joker fork), and ``actions`` receives the
-global action id of each decision made (a card id, or ``CALL`` + the call).
+decision at a time from Python. Two more arguments serve the forks of search line-ups
+(:mod:`kout_sim.sim.search_fork`): ``allowed`` restricts the legal set of the first decision the
+line-up makes (the policy chooses among the legal actions of ``allowed``, e.g. the non-joker cards
+of a joker fork), and ``actions`` receives the global action id of each decision made (a card id,
+or ``CALL`` + the call).
 
 Without a search, one entry point per family (:class:`kout_sim.drivers.play.FamilyKernels`'
 ``play_out``), compiled on its first call only; a searching line-up plays out through its class's
 one batch entry (``play._search_kernels``), so the search is emitted once for hands, matches and
-play-outs. Both run :func:`kout_sim.drivers.loop.play_hand`, the loop every
-driver runs (the same decisions and the same draws).
+play-outs. Both run :func:`kout_sim.drivers.loop.play_hand`, the loop every driver runs (the same
+decisions and the same draws).
 """
 
 from __future__ import annotations
