@@ -44,7 +44,7 @@ from ..engine.layout import (
 from ..engine.match import new_match
 from ..engine.rng import below
 from ..players.ismcts import N_INT_ROWS
-from ..players.kinds import KIND_ISMCTS, NO_SEARCH, SEARCH_KINDS
+from ..players.kinds import KIND_ISMCTS, NO_SEARCH, searches
 from ..players.registry import N_PARAMS
 from ..players.searches import search_pointers
 from .loop import (
@@ -354,22 +354,15 @@ KERNELS = {
 line-ups alike, their searches passed in)."""
 
 
-def _searching(kinds: np.ndarray) -> bool:
-    """Whether a seat of ``kinds`` searches (as ``search_class(kinds) != NO_SEARCH``, on a list:
-    the traced hand of a test or a replay asks it once a hand)."""
-    seats = kinds.tolist()
-    return any(kind in seats for kind in SEARCH_KINDS)
-
-
 def kernels(P: np.ndarray, kinds: np.ndarray) -> FamilyKernels:
     """The entry points for the preset of ``P`` and the line-up ``kinds``."""
-    return KERNELS[int(P[P_FAMILY]), SEARCHING if _searching(kinds) else NO_SEARCH]
+    return KERNELS[int(P[P_FAMILY]), SEARCHING if searches(kinds) else NO_SEARCH]
 
 
 def searches_of(P: np.ndarray, kinds: np.ndarray, params: np.ndarray) -> object:
     """The ``searches`` argument of the entry points for the line-up ``kinds``/``params``
     (:class:`Context`)."""
-    if not _searching(kinds):
+    if not searches(kinds):
         return NO_SEARCHES
     return search_pointers(int(P[P_FAMILY]), kinds, params)
 

@@ -23,10 +23,12 @@ into the drivers of the last class: the ISMCTS drivers stay as cheap to compile 
 
 
 def search_class(kinds: np.ndarray) -> int:
-    """The search class of the line-up ``kinds``."""
-    if (kinds == KIND_PIMC).any():
+    """The search class of the line-up ``kinds`` (asked on a list: the drivers' wrappers ask it
+    once per call, a traced hand from Python once per hand)."""
+    seats = kinds.tolist()
+    if KIND_PIMC in seats:
         return SEARCH_PIMC
-    if (kinds == KIND_ISMCTS).any():
+    if KIND_ISMCTS in seats:
         return SEARCH_ISMCTS
     return NO_SEARCH
 
