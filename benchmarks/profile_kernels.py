@@ -4,8 +4,7 @@ Two kinds of figures, both for random players on one core (``--preset``, ``--opt
 
 - **Stages**, cumulative: each stage runs the hands of the one before it plus one more step (seed
   the streams; deal; the auction; the play; the result row written to one reused row; the result row
-  written to a column-major batch buffer as ``kout-sim bench`` does: staged in a block of rows,
-  each block copied out with streaming stores). The difference of two stages
+  written to a column-major batch buffer as ``kout-sim bench`` does). The difference of two stages
   is the cost of the step, per hand, per card or per call.
 - **Kernels** on snapshots: the states before every card of a few thousand random hands, each copied
   into a scratch state and given to one kernel (``legal_mask``, the random choice, ``apply_action``,
@@ -32,20 +31,16 @@ import numpy as np
 from kout_sim.drivers.loop import (
     ALL,
     NO_SEARCHES,
-    ROW_BLOCK,
     Context,
     Lanes,
-    clear_row,
     context,
     deal_alone,
-    flush_rows,
     new_lanes,
     play_hand,
     seed_lanes,
 )
 from kout_sim.drivers.play import new_rows
 from kout_sim.engine._jit import _NO_NRT, copy_into
-from kout_sim.engine._stream import store_fence
 from kout_sim.engine.game import apply_action, legal_mask, record_hand
 from kout_sim.engine.layout import (
     FAMILY_KOUT,
@@ -100,10 +95,7 @@ def profile_entry(
     w = new_lanes(P)
     no_trace = np.empty(0, dtype=np.int64)
     no_packed = np.empty(0, dtype=np.int32)
-    block = np.empty((ROW_BLOCK, R_SIZE + 1), dtype=np.int64)[:, :R_SIZE]  # as row_block()
-    return _stage(
-        ctx, w, seed, out, snaps, cards, masks, finals, reps, stage, no_trace, no_packed, block
-    )
+    return _stage(ctx, w, seed, out, snaps, cards, masks, finals, reps, stage, no_trace, no_packed)
 
 
 @jit
@@ -120,7 +112,6 @@ def _stage(
     stage: int,
     no_trace: np.ndarray,
     no_packed: np.ndarray,
-    block: np.ndarray,
 ) -> int:
     """The loops of :func:`profile_entry`, without numba's reference counts (as the drivers'
     loops: an array passed between kernels inlined into a reference-counting function costs an
@@ -148,20 +139,13 @@ def _stage(
                     apply_action(S, P, STR, action, family)
                 total += S[S_HIGH_BID]
                 continue
-            # stage 5 stages its rows in a block and copies each block out, as the drivers do
-            j = i % block.shape[0]
-            row = block[j] if stage == 5 else out[0]
-            if stage == 5:
-                clear_row(row)
+            row = out[i] if stage == 5 else out[0]
             t = play_hand(
                 S, w.MS, w.play, ctx, row, no_trace, no_trace, no_packed, -1, ALL, NO_SEARCH, family
             )
             total += t
             if stage >= 4:
                 record_hand(row, S, P, STR, w.hands, n, family)
-            if stage == 5 and (j == block.shape[0] - 1 or i == out.shape[0] - 1):
-                flush_rows(out, block, i - j, j + 1)
-        store_fence()
         return total
     if stage == 10:  # the states before each card, the card played, and the finished hands
         m = 0

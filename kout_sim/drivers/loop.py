@@ -20,7 +20,6 @@ from ..engine._jit import (
     jit_leaf,
     popcount,
 )
-from ..engine._stream import stream_store
 from ..engine.deal import deck_cards
 from ..engine.game import (
     apply_action,
@@ -109,7 +108,6 @@ class Lanes(NamedTuple):
     cards: np.ndarray  # shuffle scratch
     no_trace: np.ndarray  # int64[0]: no actions or legal masks traced
     no_packed: np.ndarray  # int32[0]: no packed decisions traced
-    block: np.ndarray  # int64[rows, R_SIZE]: result rows staged before flush_rows (row_block)
 
 
 def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
@@ -274,43 +272,7 @@ def new_lanes(P: np.ndarray) -> Lanes:
         np.empty_like(deck),
         np.empty(0, dtype=np.int64),
         np.empty(0, dtype=np.int32),
-        np.empty((1, R_SIZE + 1), dtype=np.int64)[:, :R_SIZE],
     )
-
-
-ROW_BLOCK = 256
-"""Result rows a batch entry point stages in ``Lanes.block`` before it copies them out."""
-
-
-def row_block(rows: int) -> np.ndarray:
-    """``Lanes.block`` for ``rows`` staged result rows (at least one): each row contiguous, the
-    array padded so that numba types a row of it as it types a row of the column-major batch
-    buffers (:func:`kout_sim.drivers.play.new_rows`): the play loop and the row kernels compile
-    one signature for both."""
-    return np.empty((max(1, rows), R_SIZE + 1), dtype=np.int64)[:, :R_SIZE]
-
-
-@jit_leaf
-def clear_row(row: np.ndarray) -> None:
-    """Zero a staged result row (a batch buffer's rows start zeroed)."""
-    for c in range(R_SIZE):
-        row[c] = 0
-
-
-@jit
-def flush_rows(out: np.ndarray, block: np.ndarray, first: int, count: int) -> None:
-    """Rows ``0..count-1`` of ``block`` into rows ``first..`` of the column-major buffer ``out``,
-    column by column with streaming stores (:data:`~kout_sim.engine._jit.stream_store`; the
-    caller ends with :data:`~kout_sim.engine._jit.store_fence`).
-
-    Written straight into the buffer, a hand's row touched a cache line in each of its 64
-    columns, and every line was read from memory before it was written; staged and copied out a
-    block at a time, each column receives whole lines, and a streaming store does not read them.
-    """
-    for c in range(R_SIZE):
-        column = out[:, c]
-        for j in range(count):
-            stream_store(column, first + j, block[j, c])
 
 
 @jit_leaf

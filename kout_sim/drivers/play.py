@@ -19,7 +19,6 @@ from typing import NamedTuple
 import numpy as np
 
 from ..engine._jit import jit_alloc, jit_entry, jit_entry_free
-from ..engine._stream import store_fence
 from ..engine.deal import first_dealer_in
 from ..engine.game import apply_observed, record_hand
 from ..engine.kout.hand import record_card
@@ -54,19 +53,15 @@ from .loop import (
     MODE_MATCHES,
     MODE_PLAY_OUT,
     NO_SEARCHES,
-    ROW_BLOCK,
     SEARCHING,
     Context,
     Lanes,
-    clear_row,
     deal_alone,
     deal_hand,
-    flush_rows,
     match_hand_end,
     match_hand_start,
     match_row,
     play_hand,
-    row_block,
     scratch_row,
     seed_lanes,
 )
@@ -117,26 +112,18 @@ def _family_kernels(family: int, searching: int) -> FamilyKernels:
         hi: int,
     ) -> None:
         P = ctx.P
-        block = w.block
-        i = lo
-        while i < hi:  # a block of rows staged in w.block, then copied out (flush_rows)
-            count = min(block.shape[0], hi - i)
-            for j in range(count):
-                row = block[j]
-                clear_row(row)
-                deal_alone(w, ctx, seed, first + i + j, family)
-                packed = trace[i + j] if trace.shape[0] > 0 else w.no_packed
-                t = play_hand(
-                    w.S, w.MS, w.play, ctx, row, w.no_trace, w.no_trace, packed, np.int64(-1),
-                    ALL, searching, family,
-                )  # fmt: skip
-                record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
-                if t < 0:
-                    row[R_N_ACTIONS] = -1
-                row[R_MATCH] = first + i + j  # the hand's stream index
-            flush_rows(out, block, i, count)
-            i += count
-        store_fence()
+        for i in range(lo, hi):
+            deal_alone(w, ctx, seed, first + i, family)
+            packed = trace[i] if trace.shape[0] > 0 else w.no_packed
+            row = out[i]
+            t = play_hand(
+                w.S, w.MS, w.play, ctx, row, w.no_trace, w.no_trace, packed, np.int64(-1), ALL,
+                searching, family,
+            )  # fmt: skip
+            record_hand(row, w.S, P, ctx.STR, w.hands, P[P_N_PLAYERS], family)
+            if t < 0:
+                row[R_N_ACTIONS] = -1
+            row[R_MATCH] = first + i  # the hand's stream index
 
     @jit_entry_free
     def matches_entry(
@@ -150,41 +137,27 @@ def _family_kernels(family: int, searching: int) -> FamilyKernels:
     ) -> int:
         P = ctx.P
         MS = w.MS
-        block = w.block
-        h = 0  # hand rows copied out
-        b = 0  # hand rows staged in w.block (flush_rows)
-        status = 0
+        h = 0
         for m in range(match_rows.shape[0]):
             seed_lanes(w, seed, first + m)
             fd = first_dealer_in(w.deal, P, w.deck, w.cards)
             new_match(MS, fd)
             while MS[M_WINNER] < 0:
-                if h + b >= hand_rows.shape[0]:
-                    status = -1
-                    break
-                row = block[b]
-                clear_row(row)
+                if h >= hand_rows.shape[0]:
+                    return -1
+                row = hand_rows[h]
                 match_hand_start(w, ctx, row, family)
-                packed = trace[h + b] if trace.shape[0] > 0 else w.no_packed
+                packed = trace[h] if trace.shape[0] > 0 else w.no_packed
                 t = play_hand(
                     w.S, MS, w.play, ctx, row, w.no_trace, w.no_trace, packed, np.int64(-1), ALL,
                     searching, family,
                 )  # fmt: skip
                 if t < 0:
-                    status = -2
-                    break
+                    return -2
                 match_hand_end(w, ctx, row, first + m, family)
-                b += 1
-                if b == block.shape[0]:
-                    flush_rows(hand_rows, block, h, b)
-                    h += b
-                    b = 0
-            if status < 0:
-                break
+                h += 1
             match_row(match_rows[m], MS, first + m, fd)
-        flush_rows(hand_rows, block, h, b)
-        store_fence()
-        return status if status < 0 else h + b
+        return h
 
     @jit_alloc
     def play_out_entry(
@@ -430,15 +403,12 @@ def lanes(
     MS: np.ndarray | None = None,
     play: np.ndarray | None = None,
     hands: np.ndarray | None = None,
-    rows: int = 1,
 ) -> Lanes:
     """One thread's scratch for an entry point (:class:`Lanes`, as
     :func:`~kout_sim.drivers.loop.new_lanes` makes it in a kernel), allocated here so that the
     entry points of line-ups without a search allocate nothing. ``S``, ``MS``, ``play`` and
     ``hands``, where given, are the caller's (the position, the match state, the play lane, the
-    hands as dealt), used in place; ``rows`` the result rows a hands or matches entry point
-    stages before it copies them out (:func:`~kout_sim.drivers.loop.row_block`). Distinct arrays:
-    the entry points' ``noalias`` contract."""
+    hands as dealt), used in place. Distinct arrays: the entry points' ``noalias`` contract."""
     deck = _deck(int(P[P_DECK]))
     return Lanes(
         np.zeros(S_SIZE, dtype=np.int64) if S is None else S,
@@ -450,7 +420,6 @@ def lanes(
         np.zeros_like(deck),
         np.empty(0, dtype=np.int64),
         np.empty(0, dtype=np.int32),
-        row_block(rows),
     )
 
 
@@ -480,9 +449,9 @@ def play_hands(
 
     def part(k: int) -> None:
         # each thread its own line-up workspace and scratch
-        lo, hi = bounds[k : k + 2]
-        w = lanes(P, rows=min(ROW_BLOCK, hi - lo))
-        kernel(line_up(P, STR, kinds, params), w, seed, first, out, trace, lo, hi)
+        kernel(
+            line_up(P, STR, kinds, params), lanes(P), seed, first, out, trace, *bounds[k : k + 2]
+        )
 
     if threads == 1:
         part(0)
@@ -514,8 +483,7 @@ def play_matches(
     """
     kernel = kernels(P, kinds).matches
     ctx = line_up(P, STR, kinds, params)
-    w = lanes(P, rows=min(ROW_BLOCK, hand_rows.shape[0]))
-    return int(kernel(ctx, w, seed, first, match_rows, hand_rows, trace))
+    return int(kernel(ctx, lanes(P), seed, first, match_rows, hand_rows, trace))
 
 
 def hand_traced(
