@@ -413,6 +413,12 @@ def choose_trump(S: np.ndarray, P: np.ndarray, mask: int, seat: int) -> int:
     return TRUMP + suit
 
 
+@jit_leaf
+def suit_of(card: int) -> int:
+    """``card // 13`` for every card id -1..63, without a signed division's floor correction."""
+    return (card * 79) >> 10
+
+
 @jit
 def beaters(P: np.ndarray, trump: int, ladder: bool, card: int) -> np.int64:
     """Cards that beat ``card`` when it heads a trick of its own suit (ruffs not counted).
@@ -424,7 +430,7 @@ def beaters(P: np.ndarray, trump: int, ladder: bool, card: int) -> np.int64:
         if ladder and card == BJ:
             return (ONE << RJ) | (ONE << (13 * trump + 12))
         return np.int64(0)
-    suit = card // 13
+    suit = suit_of(card)
     higher = P[P_SUIT_MASK + suit] & ~((ONE << (card + 1)) - 1)
     if ladder and suit == trump:
         if card == 13 * trump + 12:
@@ -446,7 +452,7 @@ def beat_in_trick(P: np.ndarray, trump: int, ladder: bool, card: int) -> np.int6
     if card >= 52 or (ladder and card == 13 * trump + 12):
         return beat  # a joker, or the trump A under the ladder: as when it heads a trick
     beat |= P[P_JOKER_MASK]  # in Bahraini the JK too (beaters leaves it out)
-    if card // 13 == trump:
+    if suit_of(card) == trump:
         return beat
     return beat | P[P_SUIT_MASK + trump]
 
@@ -484,7 +490,7 @@ def boss_mask(P: np.ndarray, trump: int, ladder: bool, unseen: int) -> np.int64:
 def power(STR: np.ndarray, trump: int, led: int, card: int) -> int:
     """Strength of ``card`` in a trick whose led suit is ``led`` (-1: the card would set it)."""
     v = STR[trump, card]
-    if v == 0 and card < 52 and (led < 0 or card // 13 == led):
+    if v == 0 and card < 52 and (led < 0 or suit_of(card) == led):
         v = STR[T_LED, card]
     return v
 
@@ -522,6 +528,9 @@ def discard(
     suit_t = P[P_SUIT_MASK + trump]
     side = cards & ~(suit_t | jm)
     if side != 0:
+        if (side & ~P[P_SUIT_MASK + suit_of(lowest_bit(side))]) == 0:  # one suit: following
+            low = side & ~boss
+            return lowest_bit(low if low != 0 else side)
         best = -1
         best_v = 1 << 30
         for s in range(4):
