@@ -68,16 +68,20 @@ def _modules(package: str) -> tuple[ModuleType, ModuleType, ModuleType]:
 
 def compare(base: str, preset: str, players: str, hands: int, rounds: int, seed: int) -> Any:
     """The rates of the two packages per round, and the median of the rounds' ratios."""
+    same_rows = False
     with tempfile.TemporaryDirectory(prefix="ab_trees_") as tmp:
         export_base(base, Path(tmp))
         sys.path.insert(0, tmp)
-        impls = {}
-        for name, package in (("base", "kout_base"), ("head", "kout_sim")):
-            rules_mod, batch, play = _modules(package)
-            rules = rules_mod.get_rules(preset)
-            lineup = batch.lineup_of(rules, players)
-            batch.play_hands(rules, 1000, seed, lineup, workers=1)  # compile, or load the cache
-            impls[name] = (batch, rules, lineup, play.new_rows(hands))
+        try:
+            impls = {}
+            for name, package in (("base", "kout_base"), ("head", "kout_sim")):
+                rules_mod, batch, play = _modules(package)
+                rules = rules_mod.get_rules(preset)
+                lineup = batch.lineup_of(rules, players)
+                batch.play_hands(rules, 1000, seed, lineup, workers=1)  # compile, or load the cache
+                impls[name] = (batch, rules, lineup, play.new_rows(hands))
+        finally:
+            sys.path.remove(tmp)  # kout_base is imported; its folder goes with the directory
         rates: dict[str, list[float]] = {"base": [], "head": []}
         for r in range(rounds):
             for name in ("base", "head") if r % 2 == 0 else ("head", "base"):
