@@ -60,6 +60,8 @@ def _overrides(source: str, tmp_path: Path) -> dict[str, object]:
         "MATCHES": 200,
         "HANDS": 2000,
         "TARGETS": [31, 61],
+        "CAL_DEALS": 16,  # 06_advisor's calibration: 120 deals of 100 samples took 116 s of the suite
+        "CAL_SAMPLES": 20,
         "OUT": str(tmp_path / "run"),
     }
     return {k: v for k, v in small.items() if re.search(rf"^{k}\s*=", source, re.MULTILINE)}
