@@ -52,6 +52,15 @@ def test_a_renamed_copy_keeps_its_compiled_kernels_in_folders_of_its_own(tmp_pat
     assert theirs.startswith(str(root / "~kout_base" / "engine" / "rng"))
 
 
+def test_the_checkout_is_copied_as_it_stands_as_the_package_kout_head(tmp_path: Path) -> None:
+    ab_trees.export_checkout(tmp_path)
+    head = tmp_path / "kout_head"
+    for part in ("__init__.py", "sim/batch.py", "engine/_jit.py"):
+        assert (head / part).read_bytes() == (ROOT / "kout_sim" / part).read_bytes()
+    assert not list(head.rglob("__pycache__"))
+    assert not (tmp_path / "kout_sim").exists()
+
+
 @needs_git
 def test_an_unknown_revision_is_one_line_naming_it(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as stop:
@@ -71,4 +80,4 @@ def test_too_few_hands_is_a_usage_error() -> None:
 def test_the_checkout_against_its_own_head_gives_the_same_rows() -> None:
     result = ab_trees.compare("HEAD", "kout_bh_4", "random", 2_000, 2, 0)
     assert result["same_rows"] is True
-    assert result["rounds"] == 2 and result["ratio_min"] > 0
+    assert result["rounds"] == 2 and result["ratio_min"] > 0 and result["wall_ratio_min"] > 0
