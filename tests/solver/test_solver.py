@@ -168,6 +168,26 @@ def test_null_window_probe_agrees_with_the_value(preset: str) -> None:
     assert np.array_equal(S[: L.S_TRICK], before[: L.S_TRICK])
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_value_does_not_depend_on_the_first_guess(preset: str) -> None:
+    """``probe`` from any first guess, inside the value's bounds or outside them, gives the
+    reference twin's value (Kout: its MTD(f) steps from the guess; Baloot bisects whatever the
+    guess)."""
+    from kout_sim.engine import dd
+
+    rng = random.Random(41 + len(preset))
+    for _ in range(3):
+        record = random_record(preset, {}, rng, rng.randint(1, _tricks_left(preset)))
+        expected = _value(solve_record(record))
+        rules, S = position_of(record)
+        solver = solver_for(rules)
+        span = int(dd._rest(S, solver.C))
+        for guess in (-3, 0, 1, span // 2, span - 1, span, span + 3):
+            solver._begin(S)
+            future = int(dd.probe(S, solver.P, solver.STR, solver.W, solver.tt, guess))
+            assert solver._total(S, future) == expected, (guess, record)
+
+
 def test_solve_needs_a_complete_auction() -> None:
     rng = random.Random(5)
     record = random_record("kout_bo_4", {}, rng, 9)
