@@ -387,8 +387,15 @@ def choose_bid(
     if est < bid_min + margin - prm[K_LOW_EASE] - prm[K_SCORE_AWARE]:
         # below every need even with the largest score bonus (-1 x score_aware)
         return lowest_bit(mask) if forced else 0
+    top = P[P_BID_MAX]
+    weight = prm[K_SCORE_AWARE]
+    if weight >= 0.0 and prm[K_MALZOOM] >= 0.0 and prm[K_INSTANT] >= 0.0:
+        # skip the bids above the estimate whatever the score: score_adjust is at least -weight
+        # and the other terms add to the need (the lowest bid, which gives some back, is kept)
+        while top > bid_min and est < top + margin - weight:
+            top -= 1
     best = 0
-    for b in range(P[P_BID_MAX], bid_min - 1, -1):  # the highest bid whose need the hand meets
+    for b in range(top, bid_min - 1, -1):  # the highest bid whose need the hand meets
         if ((mask >> b) & 1) == 0:
             continue
         need = b + margin + score_adjust(P, MS, team, b, prm[K_SCORE_AWARE])
@@ -640,16 +647,20 @@ def choose_follow(
     k = S[S_N_IN_TRICK]
     led = S[S_LED]
     start = 1 if S[S_RANKLESS] != 0 else 0  # 1.8: the rankless joker never wins
-    best = -1
-    best_i = -1
+    # The card winning so far: the maximum of power * 8 + (7 - position) (the earliest on a tie),
+    # without a branch on the cards, as the engine's trick winner. ``power`` without its branch:
+    # a trump's or joker's strength is above every led strength, a joker's led strength is 0 and
+    # its suit (4) never the led suit; ``led`` < 0 only when every card so far is a joker (1.8).
+    key = np.int64(-1)
     trick = np.int64(0)
     for i in range(k):
         card = S[S_TRICK + i]
         trick |= ONE << card
-        v = power(STR, trump, led, card)
-        if v > best and i >= start:
-            best = v
-            best_i = i
+        by_led = STR[T_LED, card] & -np.int64(suit_of(card) == led)
+        v = max(STR[trump, card], by_led) * 8 + 7 - i
+        key = max(key, v if i >= start else np.int64(-1))
+    best = key >> 3 if key >= 0 else np.int64(-1)
+    best_i = 7 - (key & 7) if key >= 0 else np.int64(-1)
     unseen = P[P_DECK] & ~(hand | S[S_PLAYED] | trick)
     partner_wins = False
     wcard = -1
