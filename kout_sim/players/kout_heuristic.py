@@ -556,19 +556,15 @@ def discard(
         best = -1
         best_v = 1 << 30
         for s in range(4):
+            # by selects (which suit is cheapest is a coin toss for a branch); a suit without
+            # side cards is valued too (lowest_bit(0) is 64) and never taken
             cs = side & P[P_SUIT_MASK + s]
-            if cs == 0:
-                continue
             low = cs & ~boss
-            extra = 0
-            if low == 0:
-                low = cs
-                extra = 200
-            c = lowest_bit(low)
-            v = extra + 8 * (c - 13 * s) + popcount(hand & P[P_SUIT_MASK + s])
-            if v < best_v:
-                best_v = v
-                best = c
+            c = lowest_bit(low if low != 0 else cs)
+            v = (0 if low != 0 else 200) + 8 * (c - 13 * s) + popcount(hand & P[P_SUIT_MASK + s])
+            take = (cs != 0) & (v < best_v)
+            best_v = v if take else best_v
+            best = c if take else best
         return best
     tr = cards & suit_t
     if tr != 0:
