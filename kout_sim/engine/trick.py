@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
-from .layout import P_N_PLAYERS, S_LED, S_RANKLESS, S_TRICK, S_TRUMP, T_LED
+from .layout import P_N_PLAYERS, S_LED, S_RANKLESS, S_TRICK, S_TRUMP, T_COLS, T_LED
 
 
 @jit
@@ -24,11 +24,16 @@ def trick_winner_idx(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> int:
     # maximum of strength * 8 + (7 - position), without a branch on the random cards. A card of
     # the led suit ranks by STR[T_LED] unless it is trump (trump strengths are above every led
     # strength, so the larger of the two is the card's strength); a joker's suit, 52 // 13 = 4,
-    # is never the led suit.
+    # is never the led suit. A card off the led suit reads the led strength of the column
+    # T_COLS - 1, no card's (0): a select of the column, not of the strength, which LLVM would
+    # make a branch around the load. Its suit is (card * 79) >> 10, card // 13 for every card
+    # id without the floor division's correction.
     best = np.int64(-1)
     for i in range(start, n):
         card = S[S_TRICK + i]
-        by_led = STR[T_LED, card] & -np.int64(card // 13 == led)
-        strength = max(STR[trump, card], by_led)
+        if card < 0:
+            break  # never (a trick holds cards): a second exit keeps LLVM from vectorising
+        col = card if (card * 79) >> 10 == led else T_COLS - 1
+        strength = max(STR[trump, card], STR[T_LED, col])
         best = max(best, strength * 8 + 7 - i)
     return 7 - (best & 7)

@@ -65,6 +65,7 @@ from ..engine.layout import (
     S_TO_ACT,
     S_TRICK,
     S_TRUMP,
+    T_COLS,
     T_LED,
     TRUMP,
 )
@@ -179,6 +180,8 @@ RJ = 53
 BJ = 52
 JK = 54
 ONE = np.int64(1)
+NO_CARD = T_COLS - 1
+"""A column of ``STR`` that is no card's: its strengths are 0 (tests/unit/test_tables.py)."""
 
 
 def _honour_value(missing: int) -> float:
@@ -387,8 +390,15 @@ def choose_bid(
     if est < bid_min + margin - prm[K_LOW_EASE] - prm[K_SCORE_AWARE]:
         # below every need even with the largest score bonus (-1 x score_aware)
         return lowest_bit(mask) if forced else 0
+    top = P[P_BID_MAX]
+    weight = prm[K_SCORE_AWARE]
+    if weight >= 0.0 and prm[K_MALZOOM] >= 0.0 and prm[K_INSTANT] >= 0.0:
+        # skip the bids above the estimate whatever the score: score_adjust is at least -weight
+        # and the other terms add to the need (the lowest bid, which gives some back, is kept)
+        while top > bid_min and est < top + margin - weight:
+            top -= 1
     best = 0
-    for b in range(P[P_BID_MAX], bid_min - 1, -1):  # the highest bid whose need the hand meets
+    for b in range(top, bid_min - 1, -1):  # the highest bid whose need the hand meets
         if ((mask >> b) & 1) == 0:
             continue
         need = b + margin + score_adjust(P, MS, team, b, prm[K_SCORE_AWARE])
@@ -457,6 +467,15 @@ def beat_in_trick(P: np.ndarray, trump: int, ladder: bool, card: int) -> np.int6
     return beat | P[P_SUIT_MASK + trump]
 
 
+SUITS = (1 << 52) - 1
+"""The 52 suit cards: suit ``s`` is bits 13s..13s+12, by rank."""
+LANE_BELOW = tuple(
+    sum(((1 << (13 - shift)) - 1) << (13 * s) for s in range(4)) for shift in (1, 2, 4, 8)
+)
+"""The cards ``shift`` ranks or more below the top of their suit (``shift`` 1, 2, 4, 8): a card
+shifted down by ``shift`` stays in its suit."""
+
+
 @jit
 def boss_mask(P: np.ndarray, trump: int, ladder: bool, unseen: int) -> np.int64:
     """Cards of the deck that no ``unseen`` card beats when led (sure winners, ruffs aside).
@@ -466,11 +485,14 @@ def boss_mask(P: np.ndarray, trump: int, ladder: bool, unseen: int) -> np.int64:
     the trump A are out. Bahraini: the unseen JK is ignored (see :func:`beaters`).
     """
     jm = P[P_JOKER_MASK]
-    out = np.int64(0)
-    for s in range(4):
-        sm = P[P_SUIT_MASK + s]
-        # the cards above the highest unseen one (highest_bit(0) is -1: all of a suit none is out)
-        out |= sm & ~((ONE << (highest_bit(unseen & sm) + 1)) - 1)
+    # Per suit, the cards above its highest unseen one (all of a suit none is out): the unseen
+    # cards smeared down their suit's 13 bits, four suits at once, and the rest of the deck.
+    down = unseen & SUITS
+    down |= (down >> 1) & LANE_BELOW[0]
+    down |= (down >> 2) & LANE_BELOW[1]
+    down |= (down >> 4) & LANE_BELOW[2]
+    down |= (down >> 8) & LANE_BELOW[3]
+    out = P[P_DECK] & SUITS & ~down
     if ladder:
         tm = P[P_SUIT_MASK + trump]
         ju = unseen & jm
@@ -534,19 +556,15 @@ def discard(
         best = -1
         best_v = 1 << 30
         for s in range(4):
+            # by selects (which suit is cheapest is a coin toss for a branch); a suit without
+            # side cards is valued too (lowest_bit(0) is 64) and never taken
             cs = side & P[P_SUIT_MASK + s]
-            if cs == 0:
-                continue
             low = cs & ~boss
-            extra = 0
-            if low == 0:
-                low = cs
-                extra = 200
-            c = lowest_bit(low)
-            v = extra + 8 * (c - 13 * s) + popcount(hand & P[P_SUIT_MASK + s])
-            if v < best_v:
-                best_v = v
-                best = c
+            c = lowest_bit(low if low != 0 else cs)
+            v = (0 if low != 0 else 200) + 8 * (c - 13 * s) + popcount(hand & P[P_SUIT_MASK + s])
+            take = (cs != 0) & (v < best_v)
+            best_v = v if take else best_v
+            best = c if take else best
         return best
     tr = cards & suit_t
     if tr != 0:
@@ -640,16 +658,24 @@ def choose_follow(
     k = S[S_N_IN_TRICK]
     led = S[S_LED]
     start = 1 if S[S_RANKLESS] != 0 else 0  # 1.8: the rankless joker never wins
-    best = -1
-    best_i = -1
+    # The card winning so far: the maximum of power * 8 + (7 - position) (the earliest on a tie),
+    # without a branch on the cards, as the engine's trick winner. ``power`` without its branch:
+    # a trump's or joker's strength is above every led strength, a joker's suit (4) is never the
+    # led suit; ``led`` < 0 only when every card so far is a joker (RULES.md 1.8).
+    key = np.int64(-1)
     trick = np.int64(0)
     for i in range(k):
         card = S[S_TRICK + i]
+        if card < 0:
+            break  # never (a trick holds cards): a second exit keeps LLVM from vectorising
         trick |= ONE << card
-        v = power(STR, trump, led, card)
-        if v > best and i >= start:
-            best = v
-            best_i = i
+        # a card off the led suit reads the led strength of a column no card has (0): a select
+        # of the column, not of the strength, which LLVM would make a branch around the load
+        col = card if suit_of(card) == led else NO_CARD
+        v = max(STR[trump, card], STR[T_LED, col]) * 8 + 7 - i
+        key = max(key, v if i >= start else np.int64(-1))
+    best = key >> 3 if key >= 0 else np.int64(-1)
+    best_i = 7 - (key & 7) if key >= 0 else np.int64(-1)
     unseen = P[P_DECK] & ~(hand | S[S_PLAYED] | trick)
     partner_wins = False
     wcard = -1

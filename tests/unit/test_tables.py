@@ -93,6 +93,14 @@ def test_family_code_is_the_kernel_family(preset: str) -> None:
     assert P[L.P_FAMILY] == expected
 
 
+@pytest.mark.parametrize("preset", sorted(preset_names()))
+def test_the_last_column_is_no_cards_and_ranks_nothing(preset: str) -> None:
+    """The trick winners read the led strength of a card off the led suit in the column
+    ``T_COLS - 1`` (no card's id): it must be 0 under every trump and in the led row."""
+    _, STR = compile_tables(get_rules(preset))
+    assert STR[: L.T_LED + 1, L.T_COLS - 1].tolist() == [0] * (L.T_LED + 1)
+
+
 # RULES.md 3.1, from the highest: a plain suit (Sun, or not trump) and the trump suit in Hokum
 _PLAIN_ORDER = "ATKQJ987"
 _TRUMP_ORDER = "J9ATKQ87"
