@@ -298,6 +298,12 @@ def _hokum_side(b: int, ruffs: bool) -> float:
 SUN_SUIT = np.array([_sun_suit(b) for b in range(256)])
 HOKUM_TRUMP = np.array([_hokum_trump(b) for b in range(256)])
 HOKUM_SIDE = np.array([[_hokum_side(b, ruffs) for b in range(256)] for ruffs in (False, True)])
+# the trump suit's worth less what the same pattern would add as a side suit (the ruffs of its own
+# length): a Hokum value is this plus the sum of HOKUM_SIDE over all four suits, one sum of side
+# values serving every candidate trump (exact: multiples of 0.5)
+HOKUM_TRUMP_NET = np.array(
+    [_hokum_trump(b) - _hokum_side(b, bin(b).count("1") >= 2) for b in range(256)]
+)
 
 
 @jit
@@ -328,12 +334,19 @@ def evaluate_hokum(hand: int, trump: int) -> float:
     pattern.
     """
     tb = _suit_pattern(hand, trump)
-    ruffs = 1 if popcount(tb) >= 2 else 0
-    v = HOKUM_TRUMP[tb]
-    for suit in range(4):
-        if suit != trump:
-            v += HOKUM_SIDE[ruffs, _suit_pattern(hand, suit)]
-    return v
+    return HOKUM_TRUMP_NET[tb] + _hokum_sides(hand, 1 if popcount(tb) >= 2 else 0)
+
+
+@jit
+def _hokum_sides(hand: int, ruffs: int) -> float:
+    """The sum of :data:`HOKUM_SIDE` ``[ruffs]`` over the four suits of ``hand`` (the trump suit
+    too: :data:`HOKUM_TRUMP_NET` takes its share back)."""
+    return (
+        HOKUM_SIDE[ruffs, _suit_pattern(hand, 0)]
+        + HOKUM_SIDE[ruffs, _suit_pattern(hand, 1)]
+        + HOKUM_SIDE[ruffs, _suit_pattern(hand, 2)]
+        + HOKUM_SIDE[ruffs, _suit_pattern(hand, 3)]
+    )
 
 
 @jit_leaf
@@ -394,12 +407,18 @@ def choose_call(S: np.ndarray, prm: np.ndarray, mask: int) -> int:
     if (mask >> BC_HOKUM) & 1 != 0:
         best = BC_HOKUM
         best_v = evaluate_hokum(h6, face // 13)
-    for suit in range(4):
-        if (mask >> (BC_HOKUM_SUIT + suit)) & 1 != 0:
-            v = evaluate_hokum(h6, suit)
-            if v > best_v:
-                best_v = v
-                best = BC_HOKUM_SUIT + suit
+    if (mask >> BC_HOKUM_SUIT) & 15 != 0:
+        # evaluate_hokum(h6, suit) of each suit allowed (round 2, 3.2.5): the side values summed
+        # once for either length of the trump suit (exact sums: the same floats)
+        sides0 = _hokum_sides(h6, 0)
+        sides1 = _hokum_sides(h6, 1)
+        for suit in range(4):
+            if (mask >> (BC_HOKUM_SUIT + suit)) & 1 != 0:
+                tb = _suit_pattern(h6, suit)
+                v = HOKUM_TRUMP_NET[tb] + (sides1 if popcount(tb) >= 2 else sides0)
+                if v > best_v:
+                    best_v = v
+                    best = BC_HOKUM_SUIT + suit
     h_margin = best_v - prm[PRM_HOKUM] if best >= 0 else -1.0
     sun_thr = prm[PRM_SUN]
     bidder = S[B_HOKUM_BIDDER]
