@@ -226,6 +226,13 @@ KEEP_TRUMP = 25.0  # discard/smear penalty of a trump (Hokum)
 
 
 @jit_leaf
+def _suit(card: int) -> int:
+    """``card // 13`` (the suit) for every card id 0..63, without a signed division's floor
+    correction."""
+    return (card * 79) >> 10
+
+
+@jit_leaf
 def _suit_pattern(hand: int, suit: int) -> int:
     """8-bit rank pattern of ``suit`` in ``hand``: bit 0 = 7, 1 = 8, 2 = 9, 3 = T, 4 = J, 5 = Q,
     6 = K, 7 = A."""
@@ -298,6 +305,12 @@ def _hokum_side(b: int, ruffs: bool) -> float:
 SUN_SUIT = np.array([_sun_suit(b) for b in range(256)])
 HOKUM_TRUMP = np.array([_hokum_trump(b) for b in range(256)])
 HOKUM_SIDE = np.array([[_hokum_side(b, ruffs) for b in range(256)] for ruffs in (False, True)])
+# the trump suit's worth less what the same pattern would add as a side suit (the ruffs of its own
+# length): a Hokum value is this plus the sum of HOKUM_SIDE over all four suits, one sum of side
+# values serving every candidate trump (exact: multiples of 0.5)
+HOKUM_TRUMP_NET = np.array(
+    [_hokum_trump(b) - _hokum_side(b, bin(b).count("1") >= 2) for b in range(256)]
+)
 
 
 @jit
@@ -328,12 +341,19 @@ def evaluate_hokum(hand: int, trump: int) -> float:
     pattern.
     """
     tb = _suit_pattern(hand, trump)
-    ruffs = 1 if popcount(tb) >= 2 else 0
-    v = HOKUM_TRUMP[tb]
-    for suit in range(4):
-        if suit != trump:
-            v += HOKUM_SIDE[ruffs, _suit_pattern(hand, suit)]
-    return v
+    return HOKUM_TRUMP_NET[tb] + _hokum_sides(hand, 1 if popcount(tb) >= 2 else 0)
+
+
+@jit
+def _hokum_sides(hand: int, ruffs: int) -> float:
+    """The sum of :data:`HOKUM_SIDE` ``[ruffs]`` over the four suits of ``hand`` (the trump suit
+    too: :data:`HOKUM_TRUMP_NET` takes its share back)."""
+    return (
+        HOKUM_SIDE[ruffs, _suit_pattern(hand, 0)]
+        + HOKUM_SIDE[ruffs, _suit_pattern(hand, 1)]
+        + HOKUM_SIDE[ruffs, _suit_pattern(hand, 2)]
+        + HOKUM_SIDE[ruffs, _suit_pattern(hand, 3)]
+    )
 
 
 @jit_leaf
@@ -394,12 +414,18 @@ def choose_call(S: np.ndarray, prm: np.ndarray, mask: int) -> int:
     if (mask >> BC_HOKUM) & 1 != 0:
         best = BC_HOKUM
         best_v = evaluate_hokum(h6, face // 13)
-    for suit in range(4):
-        if (mask >> (BC_HOKUM_SUIT + suit)) & 1 != 0:
-            v = evaluate_hokum(h6, suit)
-            if v > best_v:
-                best_v = v
-                best = BC_HOKUM_SUIT + suit
+    if (mask >> BC_HOKUM_SUIT) & 15 != 0:
+        # evaluate_hokum(h6, suit) of each suit allowed (round 2, 3.2.5): the side values summed
+        # once for either length of the trump suit (exact sums: the same floats)
+        sides0 = _hokum_sides(h6, 0)
+        sides1 = _hokum_sides(h6, 1)
+        for suit in range(4):
+            if (mask >> (BC_HOKUM_SUIT + suit)) & 1 != 0:
+                tb = _suit_pattern(h6, suit)
+                v = HOKUM_TRUMP_NET[tb] + (sides1 if popcount(tb) >= 2 else sides0)
+                if v > best_v:
+                    best_v = v
+                    best = BC_HOKUM_SUIT + suit
     h_margin = best_v - prm[PRM_HOKUM] if best >= 0 else -1.0
     sun_thr = prm[PRM_SUN]
     bidder = S[B_HOKUM_BIDDER]
@@ -454,26 +480,53 @@ def choose_double(S: np.ndarray, prm: np.ndarray, mask: int) -> int:
 # ---- card play -----------------------------------------------------------------------------------
 
 
-@jit
-def _is_master(STR: np.ndarray, trow: int, card: int, unseen: int) -> bool:
-    """True if no card the seat has not seen (``unseen`` mask) outranks ``card`` in its suit (the
-    cards that outrank it: a row of the card tables, in the trump order for a trump, else the
-    plain order, RULES.md 3.1)."""
-    row = T_ABOVE_TRUMP if card // 13 == trow else T_ABOVE_LED
-    return (unseen & STR[row, card]) == 0
+def _masters_of(unseen: int, order: tuple[int, ...]) -> int:
+    """The 8-bit rank pattern of the ranks that no rank of the pattern ``unseen`` outranks by
+    ``order`` (the order of each bit's rank, 7 8 9 T J Q K A)."""
+    return sum(
+        1 << b
+        for b in range(8)
+        if not any((unseen >> o) & 1 and order[o] > order[b] for o in range(8))
+    )
+
+
+# the masters of a suit by its unseen cards' rank pattern: row 0 the plain order A T K Q J 9 8 7,
+# row 1 the trump order J 9 A T K Q 8 7 (RULES.md 3.1); the same test as STR[T_ABOVE_LED] and
+# STR[T_ABOVE_TRUMP] for every card of the suit at once
+MASTERS = np.array(
+    [
+        [_masters_of(u, order) for u in range(256)]
+        for order in ((1, 2, 3, 7, 4, 5, 6, 8), (1, 2, 7, 5, 8, 3, 4, 6))
+    ],
+    dtype=np.int64,
+)
 
 
 @jit
-def _holds(STR: np.ndarray, trow: int, led: int, card: int, unseen: int, n_safe: int) -> bool:
-    """True if ``card``, winning the trick now, likely stays the winner against the unseen cards.
+def _masters(trow: int, unseen: int) -> int:
+    """The card mask of the master cards: those that no unseen card outranks in their suit (the
+    trump order for the trump suit ``trow``, 4 or more: none; RULES.md 3.1). A card is master when
+    ``unseen & STR[T_ABOVE_LED or T_ABOVE_TRUMP, card] == 0``; the mask answers it for every card,
+    once a decision."""
+    m0 = MASTERS[1 if trow == 0 else 0, _suit_pattern(unseen, 0)] << RANK7
+    m1 = MASTERS[1 if trow == 1 else 0, _suit_pattern(unseen, 1)] << (13 + RANK7)
+    m2 = MASTERS[1 if trow == 2 else 0, _suit_pattern(unseen, 2)] << (26 + RANK7)
+    m3 = MASTERS[1 if trow == 3 else 0, _suit_pattern(unseen, 3)] << (39 + RANK7)
+    return m0 | m1 | m2 | m3
+
+
+@jit
+def _holds(masters: int, trow: int, led: int, card: int, unseen: int, n_safe: int) -> bool:
+    """True if ``card``, winning the trick now, likely stays the winner against the unseen cards
+    (``masters``: :func:`_masters`).
 
     A trump holds when no higher trump is unseen. A card of the led suit holds when no higher card
     of the suit is unseen and, in Hokum, nobody can ruff: no trump is unseen, or at least ``n_safe``
     cards of the led suit are unseen (the remaining players most likely follow suit, RULES.md 3.4.1).
     """
-    if not _is_master(STR, trow, card, unseen):
+    if (masters >> card) & 1 == 0:
         return False
-    if trow >= 4 or card // 13 == trow:
+    if trow >= 4 or _suit(card) == trow:
         return True
     if unseen & (SUIT_BITS << (13 * trow)) == 0:
         return True
@@ -482,12 +535,12 @@ def _holds(STR: np.ndarray, trow: int, led: int, card: int, unseen: int, n_safe:
 
 @jit
 def _keep_value(
-    STR: np.ndarray, prm: np.ndarray, trow: int, card: int, hand: int, unseen: int
+    STR: np.ndarray, prm: np.ndarray, trow: int, card: int, hand: int, masters: int
 ) -> float:
     """How much the seat loses by giving ``card`` away now (points excluded): trumps and masters
-    (cards no unseen card outranks) win tricks later; the last guard of a Ten that is not master
-    protects it."""
-    suit = card // 13
+    (cards no unseen card outranks, ``masters``: :func:`_masters`) win tricks later; the last
+    guard of a Ten that is not master protects it."""
+    suit = _suit(card)
     v = 0.0
     trump = trow < 4 and suit == trow
     if trump:
@@ -495,7 +548,7 @@ def _keep_value(
         v += KEEP_TRUMP + 0.5 * (order - 50)
     else:
         order = STR[T_LED, card]  # the plain order
-        if unseen & STR[T_ABOVE_LED, card] == 0:  # _is_master of a card that is not trump
+        if (masters >> card) & 1 != 0:
             v += prm[PRM_KEEP]
     in_suit = hand & (SUIT_BITS << (13 * suit))
     n_suit = popcount(in_suit)
@@ -503,13 +556,13 @@ def _keep_value(
         v -= prm[PRM_SHORT]  # a void in a side suit lets the trumps ruff (3.4.2)
     ten = 13 * suit + 8
     guard = n_suit == 2 and card != ten and (in_suit >> ten) & 1 != 0
-    if guard and not _is_master(STR, trow, ten, unseen):
+    if guard and (masters >> ten) & 1 == 0:
         v += 5.0  # keep the Ten guarded
     return v + 0.1 * order
 
 
 @jit
-def _dump(STR: np.ndarray, prm: np.ndarray, trow: int, legal: int, hand: int, unseen: int) -> int:
+def _dump(STR: np.ndarray, prm: np.ndarray, trow: int, legal: int, hand: int, masters: int) -> int:
     """The legal card cheapest to lose: fewest points plus keep value."""
     best = -1
     best_v = 1e9
@@ -517,7 +570,7 @@ def _dump(STR: np.ndarray, prm: np.ndarray, trow: int, legal: int, hand: int, un
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        v = STR[T_POINTS + trow, c] + _keep_value(STR, prm, trow, c, hand, unseen)
+        v = STR[T_POINTS + trow, c] + _keep_value(STR, prm, trow, c, hand, masters)
         if v < best_v:
             best_v = v
             best = c
@@ -525,7 +578,7 @@ def _dump(STR: np.ndarray, prm: np.ndarray, trow: int, legal: int, hand: int, un
 
 
 @jit
-def _smear(STR: np.ndarray, prm: np.ndarray, trow: int, legal: int, hand: int, unseen: int) -> int:
+def _smear(STR: np.ndarray, prm: np.ndarray, trow: int, legal: int, hand: int, masters: int) -> int:
     """The legal card to give a trick the partner wins: most points, keeping trumps and masters."""
     best = -1
     best_v = -1e9
@@ -533,7 +586,7 @@ def _smear(STR: np.ndarray, prm: np.ndarray, trow: int, legal: int, hand: int, u
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        v = STR[T_POINTS + trow, c] - _keep_value(STR, prm, trow, c, hand, unseen)
+        v = STR[T_POINTS + trow, c] - _keep_value(STR, prm, trow, c, hand, masters)
         if v > best_v:
             best_v = v
             best = c
@@ -579,9 +632,10 @@ def _lead(
     hand: int,
     unseen: int,
     trow: int,
+    masters: int,
 ) -> int:
     """The card to lead (RULES.md 3.4): draw trumps as the buying team in Hokum, cash masters,
-    else lead low from a long suit."""
+    else lead low from a long suit (``masters``: :func:`_masters`)."""
     hokum = trow < 4
     tmask = (SUIT_BITS << (13 * trow)) if hokum else 0
     trumps_out = unseen & tmask
@@ -598,7 +652,7 @@ def _lead(
             if STR[trow, c] > top_o:
                 top_o = STR[trow, c]
                 top = c
-        if _is_master(STR, trow, top, unseen):
+        if (masters >> top) & 1 != 0:
             return top
         pull = prm[PRM_PULL] > 0.5 and popcount(hand & tmask) >= 3
         if S[S_BIDDER] == seat and pull:
@@ -606,13 +660,11 @@ def _lead(
     # cash a master of a side suit (an Ace, or the top card left)
     best = -1
     best_v = -1e9
-    m = legal & ~tmask
+    m = legal & ~tmask & masters
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        if not _is_master(STR, trow, c, unseen):
-            continue
-        n_out = popcount(unseen & (SUIT_BITS << (13 * (c // 13))))
+        n_out = popcount(unseen & (SUIT_BITS << (13 * _suit(c))))
         if hokum and trumps_out != 0 and n_out < prm[PRM_RUFF]:
             continue  # likely ruffed (3.4.2)
         v = STR[T_POINTS + trow, c] + 1.0 * n_out
@@ -630,8 +682,8 @@ def _lead(
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        suit = c // 13
-        v = STR[T_POINTS + trow, c] + _keep_value(STR, prm, trow, c, hand, unseen)
+        suit = _suit(c)
+        v = STR[T_POINTS + trow, c] + _keep_value(STR, prm, trow, c, hand, masters)
         v -= 0.7 * popcount(hand & (SUIT_BITS << (13 * suit)))
         if v < best_v:
             best_v = v
@@ -670,8 +722,9 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
     if taker != seat and (taker & 1) == (seat & 1):
         unseen &= ~(ONE << S[B_FACE_UP])  # the face-up card is public: the partner holds it
     n_safe = int(prm[PRM_RUFF])
+    masters = _masters(trow, unseen)
     if k == 0:
-        return _lead(S, STR, prm, seat, mask, hand, unseen, trow)
+        return _lead(S, STR, prm, seat, mask, hand, unseen, trow, masters)
     led = S[S_LED]
     best_i, _ = winning_idx(S, STR)
     win_card = S[S_TRICK + best_i]
@@ -680,26 +733,23 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
     # the legal cards that beat the winner (strength() above best): higher cards of its suit, and
     # every trump when a card of the led suit wins in Hokum (trump strengths exceed all others)
     tmask = (SUIT_BITS << (13 * trow)) if trow < 4 else 0
-    if win_card // 13 == trow:
+    if _suit(win_card) == trow:
         beats = mask & STR[T_ABOVE_TRUMP, win_card]
     else:
         beats = mask & (STR[T_ABOVE_LED, win_card] | tmask)
     # those that surely hold (_holds): masters, and a led-suit card only when nobody can ruff
     sure = beats
     if not last:
-        sure = 0
-        m = beats
-        while m != 0:
-            c = lowest_bit(m)
-            m &= m - 1
-            if _holds(STR, trow, led, c, unseen, n_safe):
-                sure |= ONE << c
+        sure = beats & masters
+        # _holds of each: a card of the led suit only when nobody can ruff (3.4.1, 3.4.2)
+        if unseen & tmask != 0 and popcount(unseen & (SUIT_BITS << (13 * led))) < n_safe:
+            sure &= tmask
     if partner_wins:
-        if last or _holds(STR, trow, led, win_card, unseen, n_safe):
-            return _smear(STR, prm, trow, mask, hand, unseen)
+        if last or _holds(masters, trow, led, win_card, unseen, n_safe):
+            return _smear(STR, prm, trow, mask, hand, masters)
         if sure != 0 and tp >= prm[PRM_COVER]:
             return _weakest(STR, trow, led, sure)
-        return _dump(STR, prm, trow, mask, hand, unseen)
+        return _dump(STR, prm, trow, mask, hand, masters)
     # the opponents took every trick so far: stop their kaboot (RULES.md 3.6.4) at any price
     threat = S[S_N_DONE] >= 4 and S[S_TRICKS + (seat & 1)] == 0
     if sure != 0:
@@ -708,14 +758,14 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
         if (
             threat
             or tp > 0
-            or _keep_value(STR, prm, trow, c, hand, unseen) < prm[PRM_CHEAP]
+            or _keep_value(STR, prm, trow, c, hand, masters) < prm[PRM_CHEAP]
             or (mask & ~beats) == 0
         ):
             return c
-        return _dump(STR, prm, trow, mask & ~beats, hand, unseen)
+        return _dump(STR, prm, trow, mask & ~beats, hand, masters)
     if beats != 0 and ((k == 2 and tp >= prm[PRM_GAMBLE]) or threat):
         return _strongest(STR, trow, led, beats)
-    return _dump(STR, prm, trow, mask, hand, unseen)
+    return _dump(STR, prm, trow, mask, hand, masters)
 
 
 @jit

@@ -143,3 +143,22 @@ def test_hand_values_follow_their_rules_on_a_worked_hand() -> None:
     # Hokum clubs: 7 2 + 8 2 (two trumps: no bonus); A♠ 6; A♥ 6 and T♥ behind it 3; with two
     # trumps K♦ is a singleton that may ruff later 1
     assert evaluate_hokum(hand, C.SUITS.index("C")) == 2.0 + 2.0 + 6.0 + 6.0 + 3.0 + 1.0
+
+
+def test_masters_table_agrees_with_the_outranking_rows() -> None:
+    """``_masters`` (one mask a decision) says of every card what ``unseen & STR[T_ABOVE_LED or
+    T_ABOVE_TRUMP, card] == 0`` says (RULES.md 3.1 orders), for every unseen pattern of a suit."""
+    from kout_sim.engine.tables import tables_of
+    from kout_sim.players.baloot_heuristic import _masters
+
+    _, STR = tables_of(get_rules("baloot"))
+    ids = [13 * s + r for s in range(4) for r in range(5, 13)]
+    rng = np.random.default_rng(0)
+    unseens = [sum(1 << c for c in ids if (u >> (c % 13 - 5)) & 1) for u in range(256)]
+    unseens += [int(sum(1 << c for c in ids if rng.random() < 0.5)) for _ in range(256)]
+    for trow in (0, 1, 2, 3, L.T_NO_TRUMP):
+        for unseen in unseens:
+            masters = _masters(trow, unseen)
+            for card in ids:
+                row = L.T_ABOVE_TRUMP if card // 13 == trow else L.T_ABOVE_LED
+                assert (masters >> card) & 1 == (1 if unseen & STR[row, card] == 0 else 0)
