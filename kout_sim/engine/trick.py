@@ -9,8 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import jit, jit_leaf
 from .layout import P_N_PLAYERS, S_LED, S_RANKLESS, S_TRICK, S_TRUMP, T_COLS, T_LED
+
+
+@jit_leaf
+def suit_of(card: int) -> int:
+    """``card // 13`` (the suit; 4 for a joker) for every card id -1..63, without a signed
+    division's floor correction: the multiply and shift every kernel that asks a card's suit in a
+    loop shares."""
+    return (card * 79) >> 10
 
 
 @jit
@@ -26,14 +34,13 @@ def trick_winner_idx(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> int:
     # strength, so the larger of the two is the card's strength); a joker's suit, 52 // 13 = 4,
     # is never the led suit. A card off the led suit reads the led strength of the column
     # T_COLS - 1, no card's (0): a select of the column, not of the strength, which LLVM would
-    # make a branch around the load. Its suit is (card * 79) >> 10, card // 13 for every card
-    # id without the floor division's correction.
+    # make a branch around the load. Its suit: :func:`suit_of`.
     best = np.int64(-1)
     for i in range(start, n):
         card = S[S_TRICK + i]
         if card < 0:
             break  # never (a trick holds cards): a second exit keeps LLVM from vectorising
-        col = card if (card * 79) >> 10 == led else T_COLS - 1
+        col = card if suit_of(card) == led else T_COLS - 1
         strength = max(STR[trump, card], STR[T_LED, col])
         best = max(best, strength * 8 + 7 - i)
     return 7 - (best & 7)

@@ -68,6 +68,7 @@ from ..engine.layout import (
     T_POINTS,
 )
 from ..engine.rng import below
+from ..engine.trick import suit_of
 from .kinds import Param
 
 # ---- parameters (slots of the seat's float64 parameter row) -------------------------------------
@@ -223,13 +224,6 @@ KEEP_TRUMP = 25.0  # discard/smear penalty of a trump (Hokum)
 
 
 # ---- hand evaluation -----------------------------------------------------------------------------
-
-
-@jit_leaf
-def _suit(card: int) -> int:
-    """``card // 13`` (the suit) for every card id 0..63, without a signed division's floor
-    correction."""
-    return (card * 79) >> 10
 
 
 @jit_leaf
@@ -526,7 +520,7 @@ def _holds(masters: int, trow: int, led: int, card: int, unseen: int, n_safe: in
     """
     if (masters >> card) & 1 == 0:
         return False
-    if trow >= 4 or _suit(card) == trow:
+    if trow >= 4 or suit_of(card) == trow:
         return True
     if unseen & (SUIT_BITS << (13 * trow)) == 0:
         return True
@@ -540,7 +534,7 @@ def _keep_value(
     """How much the seat loses by giving ``card`` away now (points excluded): trumps and masters
     (cards no unseen card outranks, ``masters``: :func:`_masters`) win tricks later; the last
     guard of a Ten that is not master protects it."""
-    suit = _suit(card)
+    suit = suit_of(card)
     v = 0.0
     trump = trow < 4 and suit == trow
     if trump:
@@ -664,7 +658,7 @@ def _lead(
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        n_out = popcount(unseen & (SUIT_BITS << (13 * _suit(c))))
+        n_out = popcount(unseen & (SUIT_BITS << (13 * suit_of(c))))
         if hokum and trumps_out != 0 and n_out < prm[PRM_RUFF]:
             continue  # likely ruffed (3.4.2)
         v = STR[T_POINTS + trow, c] + 1.0 * n_out
@@ -682,7 +676,7 @@ def _lead(
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        suit = _suit(c)
+        suit = suit_of(c)
         v = STR[T_POINTS + trow, c] + _keep_value(STR, prm, trow, c, hand, masters)
         v -= 0.7 * popcount(hand & (SUIT_BITS << (13 * suit)))
         if v < best_v:
@@ -733,7 +727,7 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
     # the legal cards that beat the winner (strength() above best): higher cards of its suit, and
     # every trump when a card of the led suit wins in Hokum (trump strengths exceed all others)
     tmask = (SUIT_BITS << (13 * trow)) if trow < 4 else 0
-    if _suit(win_card) == trow:
+    if suit_of(win_card) == trow:
         beats = mask & STR[T_ABOVE_TRUMP, win_card]
     else:
         beats = mask & (STR[T_ABOVE_LED, win_card] | tmask)

@@ -70,6 +70,7 @@ from ..engine.layout import (
     TRUMP,
 )
 from ..engine.rng import below
+from ..engine.trick import suit_of
 from .kinds import Param
 
 # parameter slots of the seat's row (see KOUT_PARAMS)
@@ -421,12 +422,6 @@ def choose_trump(S: np.ndarray, P: np.ndarray, mask: int, seat: int) -> int:
     """Trump call index (TRUMP + suit) of the best-valued legal suit (RULES.md 1.4, 2.4)."""
     _, suit = evaluate_hand(P, S[S_HAND + seat], (mask >> TRUMP) & 15)
     return TRUMP + suit
-
-
-@jit_leaf
-def suit_of(card: int) -> int:
-    """``card // 13`` for every card id -1..63, without a signed division's floor correction."""
-    return (card * 79) >> 10
 
 
 @jit
