@@ -3,7 +3,9 @@
 Runs one warm-up family (``kout_sim.warmup.warm``) in this process with a fresh
 ``NUMBA_CACHE_DIR`` and numba's ``numba:compile`` events recorded, then prints the kernels by their
 own compile time (the time of their compile minus the compiles nested in it), how many signatures
-each was compiled for, and the total.
+each was compiled for, and the total; then the kernels compiled for a literal argument (a Python
+constant passed to a kernel is typed ``Literal[int](0)``, and each constant is one more compiled
+copy of the kernel with its callees' code: pass ``np.int64(0)``).
 
     python benchmarks/profile_compile.py kout [--top 25] [--json]
 """
@@ -36,10 +38,13 @@ def profile(family: str) -> dict[str, Any]:
     own: dict[str, float] = defaultdict(float)
     total: dict[str, float] = defaultdict(float)
     signatures: dict[str, int] = defaultdict(int)
+    literal: dict[str, list[str]] = defaultdict(list)
     stack: list[tuple[str, float, float]] = []  # (kernel, start, nested seconds)
     for stamp, ev in recorder.buffer:
         dispatcher = ev.data["dispatcher"]
         name = f"{dispatcher.py_func.__module__}.{dispatcher.py_func.__qualname__}"
+        if ev.is_start and "Literal[" in str(ev.data["args"]):
+            literal[name].append(str(ev.data["args"]))
         if ev.is_start:
             stack.append((name, stamp, 0.0))
             continue
@@ -51,7 +56,7 @@ def profile(family: str) -> dict[str, Any]:
         if stack:
             parent, parent_begun, parent_nested = stack[-1]
             stack[-1] = (parent, parent_begun, parent_nested + spent)
-    rows = sorted(
+    rows: list[dict[str, Any]] = sorted(
         (
             {
                 "kernel": k,
@@ -63,7 +68,7 @@ def profile(family: str) -> dict[str, Any]:
         ),
         key=lambda r: -float(r["own_s"]),
     )
-    return {"family": family, "cpu_s": round(cpu, 1), "kernels": rows}
+    return {"family": family, "cpu_s": round(cpu, 1), "kernels": rows, "literal": dict(literal)}
 
 
 def main() -> None:
@@ -83,6 +88,8 @@ def main() -> None:
     for r in rows[: args.top]:
         print(f"{r['own_s']:8.2f} {r['with_nested_s']:9.2f} {r['signatures']:5d}  {r['kernel']}")
     print(f"{sum(float(r['own_s']) for r in rows):8.2f} in all compile events", file=sys.stdout)
+    for kernel, found in result["literal"].items():
+        print(f"compiled for a literal argument: {kernel}: {'; '.join(found)}")
 
 
 if __name__ == "__main__":

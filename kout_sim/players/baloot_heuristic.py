@@ -411,8 +411,8 @@ def choose_call(S: np.ndarray, prm: np.ndarray, mask: int) -> int:
     if (mask >> BC_HOKUM_SUIT) & 15 != 0:
         # evaluate_hokum(h6, suit) of each suit allowed (round 2, 3.2.5): the side values summed
         # once for either length of the trump suit (exact sums: the same floats)
-        sides0 = _hokum_sides(h6, 0)
-        sides1 = _hokum_sides(h6, 1)
+        sides0 = _hokum_sides(h6, np.int64(0))  # int64, not literals: one compiled copy
+        sides1 = _hokum_sides(h6, np.int64(1))
         for suit in range(4):
             if (mask >> (BC_HOKUM_SUIT + suit)) & 1 != 0:
                 tb = _suit_pattern(h6, suit)
@@ -590,13 +590,13 @@ def _smear(STR: np.ndarray, prm: np.ndarray, trow: int, legal: int, hand: int, m
 @jit
 def _weakest(STR: np.ndarray, trow: int, led: int, cards: int) -> int:
     """The card of ``cards`` with the lowest trick strength (the cheapest winner)."""
-    return _extreme(STR, trow, led, cards, -1)
+    return _extreme(STR, trow, led, cards, np.int64(-1))  # int64: one copy for both signs
 
 
 @jit
 def _strongest(STR: np.ndarray, trow: int, led: int, cards: int) -> int:
     """The card of ``cards`` with the highest trick strength."""
-    return _extreme(STR, trow, led, cards, 1)
+    return _extreme(STR, trow, led, cards, np.int64(1))
 
 
 @jit
