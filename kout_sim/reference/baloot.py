@@ -757,20 +757,16 @@ class RefHand:
             self._apply_card(seat, action)
 
     def _apply_auction(self, seat: int, call: str) -> None:
-        if self._step == _CLAIM:
+        if self._step in (_CLAIM, _SECOND):
             if call == SUN:
-                # docs rule 3: the claimer becomes the buyer, by Sun; the auction ends.
+                # A claimer (docs rule 3) or a seat given the second chance (RULES.md 3.2.3
+                # second_sun_chance: nobody who passed ahead of him is left to claim it, they were
+                # asked first) becomes the buyer, by Sun; the auction ends.
                 self._buy(seat, MODE_SUN, trump=None, ashkal=False)
-                return
-            self._ask_next_claimer()
-            return
-        if self._step == _SECOND:
-            if call == SUN:
-                # RULES.md 3.2.3 second_sun_chance: he takes Sun; the auction ends (nobody who
-                # passed ahead of him is left to claim it: they were asked first).
-                self._buy(seat, MODE_SUN, trump=None, ashkal=False)
-                return
-            self._ask_second_chance()
+            elif self._step == _CLAIM:
+                self._ask_next_claimer()
+            else:
+                self._ask_second_chance()
             return
         if self._step == _DECIDE:
             if call == CONFIRM:
