@@ -740,6 +740,19 @@ RUNNER_UP = Column(
 )
 
 
+def _guide_cols(strength: Column) -> list[Column]:
+    """The columns of a guide table (:func:`bid_guide`, :func:`guide_ranges`): the ``strength``
+    column, the best bid with its net points and made rate, and the next best bid."""
+    return [
+        strength,
+        text_col("best_bid", "best bid"),
+        *mean_cols("net points"),
+        *rate_cols("made", "made_"),
+        text_col("runner_up", "next best"),
+        RUNNER_UP,
+    ]
+
+
 def bid_guide_section(inp: ReportInput) -> Section | None:
     """The report section "Bid guide": expected net points of each bid per strength bucket
     (:func:`expected_points`), the best bid per bucket (:func:`bid_guide`), and the guidance over
@@ -845,14 +858,7 @@ def bid_guide_section(inp: ReportInput) -> Section | None:
                 "The guidance: consecutive strength buckets with the same best bid pooled, and "
                 "every number recomputed on the pooled hands.",
                 ranges_frame,
-                [
-                    text_col("strength", "hand"),
-                    text_col("best_bid", "best bid"),
-                    *mean_cols("net points"),
-                    *rate_cols("made", "made_"),
-                    text_col("runner_up", "next best"),
-                    RUNNER_UP,
-                ],
+                _guide_cols(text_col("strength", "hand")),
             )
         )
     sec.blocks.append(
@@ -860,14 +866,7 @@ def bid_guide_section(inp: ReportInput) -> Section | None:
             "guide",
             "Best bid per strength bucket.",
             guide,
-            [
-                text_col("strength_bucket", "strength bucket"),
-                text_col("best_bid", "best bid"),
-                *mean_cols("net points"),
-                *rate_cols("made", "made_"),
-                text_col("runner_up", "next best"),
-                RUNNER_UP,
-            ],
+            _guide_cols(text_col("strength_bucket", "strength bucket")),
         )
     )
     sec.blocks.append(

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._cards import SUITS, suited_cards
+from ._match import MatchState
 from .options import resolve_options
 
 Action = str | int  # the type of an action in the shared engine API; Baloot actions are all str
@@ -756,20 +757,16 @@ class RefHand:
             self._apply_card(seat, action)
 
     def _apply_auction(self, seat: int, call: str) -> None:
-        if self._step == _CLAIM:
+        if self._step in (_CLAIM, _SECOND):
             if call == SUN:
-                # docs rule 3: the claimer becomes the buyer, by Sun; the auction ends.
+                # A claimer (docs rule 3) or a seat given the second chance (RULES.md 3.2.3
+                # second_sun_chance: nobody who passed ahead of him is left to claim it, they were
+                # asked first) becomes the buyer, by Sun; the auction ends.
                 self._buy(seat, MODE_SUN, trump=None, ashkal=False)
-                return
-            self._ask_next_claimer()
-            return
-        if self._step == _SECOND:
-            if call == SUN:
-                # RULES.md 3.2.3 second_sun_chance: he takes Sun; the auction ends (nobody who
-                # passed ahead of him is left to claim it: they were asked first).
-                self._buy(seat, MODE_SUN, trump=None, ashkal=False)
-                return
-            self._ask_second_chance()
+            elif self._step == _CLAIM:
+                self._ask_next_claimer()
+            else:
+                self._ask_second_chance()
             return
         if self._step == _DECIDE:
             if call == CONFIRM:
@@ -1086,7 +1083,7 @@ class RefHand:
 # --------------------------------------------------------------------------------------------------
 
 
-class RefMatch:
+class RefMatch(MatchState):
     """A Baloot match: banks hand results, decides the end of the match and rotates the deal."""
 
     def __init__(self, preset: str, options: Mapping[str, Any], first_dealer: int) -> None:
@@ -1096,19 +1093,10 @@ class RefMatch:
             raise ValueError(f"first dealer seat {first_dealer} out of range for 4 players")
         self.preset: str = PRESET
         self.options: dict[str, Any] = resolve_options(PRESET, options)
-        self.target: int = int(self.options["target"])
-        self.dealer: int = first_dealer
-        self.n_hands: int = 0
+        self._start(self.options, first_dealer)
         self.score: list[int] = [0, 0]
-        self.winner: int | None = None
-        self.reason: str | None = None
-        self.over: bool = False
 
-    def apply_hand(self, result: Mapping[str, Any]) -> None:
-        """Bank a finished hand's ``result``, check for the match end and advance the dealer."""
-        if self.over:
-            raise RuntimeError("the match is already over")
-        self.n_hands += 1
+    def _bank(self, result: Mapping[str, Any]) -> None:
         # RULES.md 3.2.6 / 3.2.5: the deal passes to dealer + 1 after every hand, void included;
         # 3.2.7: after a Kawesh the same dealer redeals.
         if not result.get("kawesh"):
@@ -1126,11 +1114,6 @@ class RefMatch:
             self._finish(reached[0], REASON_TARGET)
         elif len(reached) == 2 and self.score[0] != self.score[1]:
             self._finish(0 if self.score[0] > self.score[1] else 1, REASON_TARGET)
-
-    def _finish(self, winner: int, reason: str) -> None:
-        self.winner = winner
-        self.reason = reason
-        self.over = True
 
 
 # --------------------------------------------------------------------------------------------------

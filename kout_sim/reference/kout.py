@@ -34,6 +34,7 @@ from ._cards import (
     suit_of,
     suited_cards,
 )
+from ._match import MatchState
 from .options import resolve_options
 
 Action = str | int
@@ -591,7 +592,7 @@ def _owner(score: int) -> int | None:
     return None
 
 
-class RefMatch:
+class RefMatch(MatchState):
     """A match: banks hand results, decides the end of the match and rotates the deal.
 
     ``score`` is ``[team0, team1]`` in Kout Bo and a signed ``int`` in Bahraini Kout (team 0 up,
@@ -606,28 +607,14 @@ class RefMatch:
         self.is_bo: bool = self._preset.family == KOUT_BO
         if not 0 <= first_dealer < self.n:
             raise ValueError(f"first dealer seat {first_dealer} out of range for {self.n} players")
-        self.target: int = int(self.options["target"])
-        self.dealer: int = first_dealer
-        self.n_hands: int = 0
+        self._start(self.options, first_dealer)
         self.score: list[int] | int = [0, 0] if self.is_bo else 0
-        self.winner: int | None = None
-        self.reason: str | None = None
-        self.over: bool = False
 
-    def apply_hand(self, result: Mapping[str, Any]) -> None:
-        """Bank a finished hand's ``result``, check for the match end and advance the dealer."""
-        if self.over:
-            raise RuntimeError("the match is already over")
-        self.n_hands += 1
+    def _bank(self, result: Mapping[str, Any]) -> None:
         if self.is_bo:
             self._apply_bo(result)
         else:
             self._apply_bh(result)
-
-    def _finish(self, winner: int, reason: str) -> None:
-        self.winner = winner
-        self.reason = reason
-        self.over = True
 
     def _apply_bo(self, result: Mapping[str, Any]) -> None:
         score = self.score
