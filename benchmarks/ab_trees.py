@@ -2,7 +2,7 @@
 shared machine.
 
     PYTHONPATH=. python benchmarks/ab_trees.py --base REV [--preset kout_bo_4]
-        [--players random] [--hands 1000000] [--rounds 12] [--seed 0] [--json]
+        [--players random] [--option k=v ...] [--hands 1000000] [--rounds 12] [--seed 0] [--json]
 
 ``REV`` (any git revision of this repository) is exported into a temporary folder as the package
 ``kout_base``, and this checkout's ``kout_sim`` as it stands (uncommitted changes included) is
@@ -81,8 +81,17 @@ def _modules(package: str) -> tuple[ModuleType, ModuleType, ModuleType]:
     return rules, batch, play
 
 
-def compare(base: str, preset: str, players: str, hands: int, rounds: int, seed: int) -> Any:
-    """The rates of the two packages per round, and the median of the rounds' ratios."""
+def compare(
+    base: str,
+    preset: str,
+    players: str,
+    hands: int,
+    rounds: int,
+    seed: int,
+    options: dict[str, object] | None = None,
+) -> Any:
+    """The rates of the two packages per round, and the median of the rounds' ratios (the rules:
+    ``preset`` with the rule ``options``)."""
     same_rows = False
     with tempfile.TemporaryDirectory(prefix="ab_trees_") as tmp:
         export_base(base, Path(tmp))
@@ -92,7 +101,7 @@ def compare(base: str, preset: str, players: str, hands: int, rounds: int, seed:
             impls = {}
             for name, package in (("base", "kout_base"), ("head", "kout_head")):
                 rules_mod, batch, play = _modules(package)
-                rules = rules_mod.get_rules(preset)
+                rules = rules_mod.get_rules(preset, options or None)
                 lineup = batch.lineup_of(rules, players)
                 batch.play_hands(rules, 1000, seed, lineup, workers=1)  # compile, or load the cache
                 impls[name] = (batch, rules, lineup, play.new_rows(hands))
@@ -116,6 +125,7 @@ def compare(base: str, preset: str, players: str, hands: int, rounds: int, seed:
         "base": base,
         "preset": preset,
         "players": players,
+        "options": options or {},
         "hands": hands,
         "rounds": rounds,
         "base_hands_per_second_median": round(statistics.median(rates["base"])),
@@ -136,6 +146,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--base", required=True, help="git revision to compare this checkout with")
     parser.add_argument("--preset", default="kout_bo_4")
     parser.add_argument("--players", default="random", help="a line-up, as kout-sim bench takes")
+    parser.add_argument("--option", action="append", default=[], help="rule option k=v")
     parser.add_argument("--hands", type=int, default=1_000_000, help="hands a round (default 1e6)")
     parser.add_argument("--rounds", type=int, default=12)
     parser.add_argument("--seed", type=int, default=0)
@@ -143,7 +154,13 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.hands < 1000 or args.rounds < 1:
         parser.error("--hands must be at least 1000 and --rounds at least 1")
-    result = compare(args.base, args.preset, args.players, args.hands, args.rounds, args.seed)
+    options: dict[str, object] = {}
+    for item in args.option:
+        key, _, value = item.partition("=")
+        options[key] = {"true": True, "false": False}.get(value.lower(), value)
+    result = compare(
+        args.base, args.preset, args.players, args.hands, args.rounds, args.seed, options
+    )
     if args.json:
         print(json.dumps(result))
         return

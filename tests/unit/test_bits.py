@@ -14,7 +14,7 @@ from kout_sim.engine._jit import (
     highest_bit,
     lowest_bit,
     nth_bit,
-    nth_bit_search,
+    nth_bit_broadword,
     popcount,
 )
 
@@ -56,7 +56,7 @@ def _nth_python(mask: int, k: int) -> int:
 def _nth_in_kernel(masks: np.ndarray, ks: np.ndarray, out: np.ndarray) -> None:
     for i in range(masks.shape[0]):
         out[i, 0] = nth_bit(masks[i], ks[i])
-        out[i, 1] = nth_bit_search(masks[i], ks[i])
+        out[i, 1] = nth_bit_broadword(masks[i], ks[i])
 
 
 def _masks_and_ks() -> tuple[np.ndarray, np.ndarray]:
@@ -78,12 +78,12 @@ def test_nth_bit_is_the_kth_set_bit_in_both_forms() -> None:
     got = np.zeros((masks.shape[0], 2), dtype=np.int64)
     _nth_in_kernel(masks, ks, got)
     want = [_nth_python(m, k) for m, k in zip(masks.tolist(), ks.tolist(), strict=True)]
-    assert got[:, 0].tolist() == want  # the form this target's kernels run (PDEP or the search)
-    assert got[:, 1].tolist() == want  # the branch-free search (targets without a fast PDEP)
+    assert got[:, 0].tolist() == want  # the form this target's kernels run
+    assert got[:, 1].tolist() == want  # the broadword select (targets without a fast PDEP)
     assert want[-2:] == [63, 63]
 
 
-@pytest.mark.skipif(not FAST_PDEP, reason="the target has no fast PDEP: nth_bit is the search")
+@pytest.mark.skipif(not FAST_PDEP, reason="no fast PDEP here: nth_bit is the broadword select")
 def test_nth_bit_is_pdep_where_the_target_has_a_fast_one() -> None:
     assert nth_bit is _nth_bit_pdep
     masks, ks = _masks_and_ks()
