@@ -3,9 +3,9 @@
 Kernels are compiled with ``cache=True`` (compiled code is reused across processes) and ``nogil=True``;
 no ``fastmath``: the kernels are integer code and must be exact.
 
-Size: just over 600 lines: the decorators with the cache locator they need, and the bit intrinsics
-(with their Python bodies and the random choice's two forms) every kernel shares; split, each part
-would import the other.
+Size: just over 600 lines: the decorator policy with the cache locator it needs, and the bit
+intrinsics every kernel shares (with their Python bodies, and the random choice's two forms). The
+bits could move to a module of their own, at the cost of every kernel module's imports.
 """
 
 from __future__ import annotations
