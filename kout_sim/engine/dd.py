@@ -1309,7 +1309,6 @@ def card_values(
     mask = legal(S, P, STR, C)
     seat = S[S_TO_ACT]
     d = S[S_N_DONE] * C[C_N] + S[S_N_IN_TRICK]
-    baloot = C[C_BALOOT] != 0
     guess = GREEDY  # the first card from its greedy line (Baloot bisects whatever the guess)
     m = mask
     while m != 0:
@@ -1319,7 +1318,7 @@ def card_values(
         gain = play(S, P, STR, C, card)
         future = probe(S, P, STR, W, tt, guess if guess == GREEDY else guess - gain)
         out[card] = _through(C, gain, future)
-        if not baloot and (C[C_FORCED] == 0 or -SENT < future < SENT):
+        if C[C_FORCED] == 0 or -SENT < future < SENT:
             guess = gain + future
         unplay(S, W, d, seat, card)
     return mask

@@ -510,21 +510,20 @@ def _masters(trow: int, unseen: int) -> int:
 
 
 @jit
-def _holds(masters: int, trow: int, led: int, card: int, unseen: int, n_safe: int) -> bool:
-    """True if ``card``, winning the trick now, likely stays the winner against the unseen cards
-    (``masters``: :func:`_masters`).
+def _holding(masters: int, trow: int, led: int, unseen: int, n_safe: int) -> int:
+    """The card mask of the cards that, winning the trick now, likely stay the winner against the
+    unseen cards (``masters``: :func:`_masters`).
 
     A trump holds when no higher trump is unseen. A card of the led suit holds when no higher card
     of the suit is unseen and, in Hokum, nobody can ruff: no trump is unseen, or at least ``n_safe``
     cards of the led suit are unseen (the remaining players most likely follow suit, RULES.md 3.4.1).
     """
-    if (masters >> card) & 1 == 0:
-        return False
-    if trow >= 4 or suit_of(card) == trow:
-        return True
-    if unseen & (SUIT_BITS << (13 * trow)) == 0:
-        return True
-    return popcount(unseen & (SUIT_BITS << (13 * led))) >= n_safe
+    if trow >= 4:
+        return masters
+    tmask = SUIT_BITS << (13 * trow)
+    if unseen & tmask == 0 or popcount(unseen & (SUIT_BITS << (13 * led))) >= n_safe:
+        return masters
+    return masters & tmask
 
 
 @jit
@@ -731,15 +730,11 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
         beats = mask & STR[T_ABOVE_TRUMP, win_card]
     else:
         beats = mask & (STR[T_ABOVE_LED, win_card] | tmask)
-    # those that surely hold (_holds): masters, and a led-suit card only when nobody can ruff
-    sure = beats
-    if not last:
-        sure = beats & masters
-        # _holds of each: a card of the led suit only when nobody can ruff (3.4.1, 3.4.2)
-        if unseen & tmask != 0 and popcount(unseen & (SUIT_BITS << (13 * led))) < n_safe:
-            sure &= tmask
+    # those that surely hold (_holding): masters, and a led-suit card only when nobody can ruff
+    holding = _holding(masters, trow, led, unseen, n_safe)
+    sure = beats if last else beats & holding
     if partner_wins:
-        if last or _holds(masters, trow, led, win_card, unseen, n_safe):
+        if last or (holding >> win_card) & 1 != 0:
             return _smear(STR, prm, trow, mask, hand, masters)
         if sure != 0 and tp >= prm[PRM_COVER]:
             return _weakest(STR, trow, led, sure)
