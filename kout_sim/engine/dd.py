@@ -923,55 +923,27 @@ def quick(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.nd
 def trump_control(
     S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.ndarray
 ) -> tuple[int, int]:
-    """At a trick start: (team, what it surely takes) from the top of the trump ladder.
+    """At a Baloot trick start: (team, the card points it surely takes) from the top of the trump
+    ladder (Kout: :func:`kout_trump_tricks`).
 
-    The longest run of the strongest cards still held (trumps and jokers by their trick strength,
-    RULES.md 1.1, 2.7, 3.4.4) that one team holds: such a card, whenever it is played, wins its
-    trick or is beaten by a card of the same team, so each of them ends in a trick of that team.
-    Kout: one seat's cards go to different tricks, so the team takes at least as many tricks as its
-    seat with the most non-joker cards in the run (a joker may be led rankless, 1.8). Baloot Hokum:
-    the team takes at least the card points of the whole run. (0, 0) when no bound follows: Sun, or
-    a Bahraini joker still held (its forced lead could end the match, 2.8).
+    The longest run of the strongest trumps still held (RULES.md 3.4.4) that one team holds: such a
+    card, whenever it is played, wins its trick or is beaten by a card of the same team, so the
+    team takes at least the card points of the whole run. (0, 0) in Sun.
     """
     trow = S[S_TRUMP]
     if trow >= 4:
         return 0, 0
-    jokers = P[P_JOKER_MASK]
     held = np.int64(0)
     for s in range(SEATS):
         held |= S[S_HAND + s]
-    if C[C_FORCED] != 0 and (held & jokers) != 0:
-        return 0, 0
-    baloot = C[C_BALOOT] != 0
-    if not baloot:
-        return _kout_trump_control(S, P, STR, C, held)
     team = -1
     points = 0
-    most = 0
-    counts = np.int64(0)  # 6 counters of 8 bits: the run's non-joker cards per seat
-    j = jokers & held
-    i = 0
-    while True:
-        # the next strongest card held: a joker or the next trump, whichever is stronger
-        card = -1
-        while i < Q_COLS and Q[trow, i] >= 0 and ((held >> Q[trow, i]) & 1) == 0:
-            i += 1
-        suit_card = Q[trow, i] if i < Q_COLS else -1
-        best_j = -1
-        m = j
-        while m != 0:
-            c = lowest_bit(m)
-            m &= m - 1
-            if best_j < 0 or STR[trow, c] > STR[trow, best_j]:
-                best_j = c
-        if best_j >= 0 and (suit_card < 0 or STR[trow, best_j] > STR[trow, suit_card]):
-            card = best_j
-            j &= ~(ONE << best_j)
-        elif suit_card >= 0:
-            card = suit_card
-            i += 1
+    for i in range(Q_COLS):
+        card = Q[trow, i]
         if card < 0:
             break
+        if ((held >> card) & 1) == 0:
+            continue
         seat = 0
         for s in range(SEATS):
             if (S[S_HAND + s] >> card) & 1:
@@ -981,74 +953,78 @@ def trump_control(
             team = seat & 1
         elif (seat & 1) != team:
             break
-        if card < 52:
-            C[C_QREL] |= ONE << card
-        if baloot:
-            points += STR[T_POINTS + trow, card]
-        elif card < 52:
-            counts += ONE << (8 * seat)
-            mine = (counts >> (8 * seat)) & 255
-            if mine > most:
-                most = mine
+        C[C_QREL] |= ONE << card
+        points += STR[T_POINTS + trow, card]
     if team < 0:
         return 0, 0
-    return team, points if baloot else most
+    return team, points
 
 
 @jit
-def _kout_trump_control(
-    S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, held: np.int64
-) -> tuple[int, int]:
-    """:func:`trump_control` in Kout, on bit masks: the trump suit's ranks run with the card ids
-    (RULES.md 1.1, 2.1), a joker sits above the trumps ``C[C_ABOVE + joker - 52]`` does not hold
-    (set by :func:`begin` from the strengths)."""
-    trumps = held & P[P_SUIT_MASK + S[S_TRUMP]]
-    mine = np.int64(0)  # the cards of team 0
-    for s in range(0, SEATS, 2):
-        mine |= S[S_HAND + s]
+def kout_trump_tricks(S: np.ndarray, P: np.ndarray, C: np.ndarray) -> tuple[int, int, int, int]:
+    """At a Kout trick start: the tricks each team's trumps surely take, ``(team 0's, team 1's,
+    the trumps team 0's rests on, team 1's)``, the trumps as masks (for ``C[C_QREL]``).
+
+    One seat's trumps go to different tricks, and each wins its trick unless a stronger card of
+    the other team (a trump, or a joker: RULES.md 1.1, 1.5, 2.7) falls in the same trick; one such
+    card beats at most one of them. So a seat whose ``k`` strongest trumps face ``m`` stronger
+    cards of the other team takes at least ``k - m`` tricks for its team (every trick is played
+    out, 1.9). The seat's jokers are not counted: one may have to be led rankless (1.8), and
+    counting them less that one lead measured no fewer nodes. The trump ladder (the strongest
+    cards still held, of one team: ``m = 0``) is the case most often met; the bound also holds
+    where the other team's jokers sit above the trumps (Kout Bo's usual middle game). The trump
+    suit's ranks run with the card ids (1.1, 2.1); a joker sits above the trumps
+    ``C[C_ABOVE + joker - 52]`` does not hold (set by :func:`begin` from the strengths).
+    ``(0, 0, 0, 0)`` without trump, or while a Bahraini joker is held (its forced lead could end
+    the match, 2.8)."""
+    trow = S[S_TRUMP]
+    if trow >= 4:
+        return 0, 0, np.int64(0), np.int64(0)
+    held = np.int64(0)
+    team0 = np.int64(0)  # the cards of team 0
+    for s in range(SEATS):
+        held |= S[S_HAND + s]
+        if (s & 1) == 0:
+            team0 |= S[S_HAND + s]
     jh = held & P[P_JOKER_MASK]
-    # the held jokers, strongest first
-    j1 = -1
-    j2 = -1
-    if jh != 0:
-        j1 = lowest_bit(jh)
-        if (jh & (jh - 1)) != 0:
-            j2 = highest_bit(jh)
-            if STR[S[S_TRUMP], j2] > STR[S[S_TRUMP], j1]:
-                j1, j2 = j2, j1
-    team = -1
-    run = np.int64(0)
-    rest = trumps
-    for step in range(3):
-        # the trumps above the next joker (all that are left after the last one)
-        j = j1 if step == 0 else (j2 if step == 1 else -1)
-        seg = rest
-        if j >= 0:
-            seg = rest & C[C_ABOVE + j - 52]
-        rest &= ~seg
-        if seg != 0:
-            top = highest_bit(seg)
-            if team < 0:
-                team = 0 if ((mine >> top) & 1) != 0 else 1
-            theirs = seg & (~mine if team == 0 else mine)
-            if theirs != 0:
-                run |= seg & ~((ONE << (highest_bit(theirs) + 1)) - 1)
-                break
-            run |= seg
-        if j < 0:
-            break
-        jt = 0 if ((mine >> j) & 1) != 0 else 1
-        if team < 0:
-            team = jt
-        elif jt != team:
-            break
-    if team < 0:
-        return 0, 0
-    C[C_QREL] |= run
-    most = 0
-    for s in range(team, SEATS, 2):
-        most = max(most, popcount(run & S[S_HAND + s]))
-    return team, most
+    if C[C_FORCED] != 0 and jh != 0:
+        return 0, 0, np.int64(0), np.int64(0)
+    trumps = held & P[P_SUIT_MASK + trow]
+    best0 = 0
+    best1 = 0
+    rel0 = np.int64(0)
+    rel1 = np.int64(0)
+    for s in range(SEATS):
+        mine = S[S_HAND + s] & trumps
+        if mine == 0:
+            continue
+        theirs = ~team0 if (s & 1) == 0 else team0
+        their_trumps = trumps & theirs
+        their_jokers = jh & theirs
+        best = best0 if (s & 1) == 0 else best1
+        k = 0
+        while mine != 0:
+            card = highest_bit(mine)
+            mine &= ~(ONE << card)
+            k += 1
+            stronger = popcount(their_trumps & ~((ONE << (card + 1)) - 1))
+            js = their_jokers
+            while js != 0:
+                joker = lowest_bit(js)
+                js &= js - 1
+                if ((C[C_ABOVE + joker - 52] >> card) & 1) == 0:
+                    stronger += 1
+            if k - stronger > best:
+                best = k - stronger
+                # the bound rests on who holds the trumps from this one up
+                rel = trumps & ~((ONE << card) - 1)
+                if (s & 1) == 0:
+                    best0 = best
+                    rel0 = rel
+                else:
+                    best1 = best
+                    rel1 = rel
+    return best0, best1, rel0, rel1
 
 
 @jit
@@ -1056,8 +1032,8 @@ def start_bounds(
     S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.ndarray, lo: int, hi: int
 ) -> tuple[int, int]:
     """At a trick start: ``(lo, hi)`` (the bounds of :func:`bounds`) narrowed by the leader's sure
-    tricks (:func:`quick`) and the trump ladder (:func:`trump_control`); ``C[C_QREL]``: the cards
-    those rest on."""
+    tricks (:func:`quick`) and the trumps' (Kout :func:`kout_trump_tricks`, Baloot the ladder of
+    :func:`trump_control`); ``C[C_QREL]``: the cards those rest on."""
     C[C_QREL] = 0
     sure = quick(S, P, STR, C, Q)
     if sure > 0:
@@ -1065,12 +1041,22 @@ def start_bounds(
             lo = max(lo, sure)
         else:
             hi = min(hi, _rest(S, C) - sure)
-    team, held = trump_control(S, P, STR, C, Q)
-    if held > 0:
-        if team == C[C_TEAM]:
-            lo = max(lo, held)
-        else:
-            hi = min(hi, _rest(S, C) - held)
+    if C[C_BALOOT] != 0:
+        team, held = trump_control(S, P, STR, C, Q)
+        if held > 0:
+            if team == C[C_TEAM]:
+                lo = max(lo, held)
+            else:
+                hi = min(hi, _rest(S, C) - held)
+        return lo, hi
+    t0, t1, rel0, rel1 = kout_trump_tricks(S, P, C)
+    mine, theirs = (t0, t1) if C[C_TEAM] == 0 else (t1, t0)
+    if mine > 0 and mine > lo:
+        lo = mine
+        C[C_QREL] |= rel0 if C[C_TEAM] == 0 else rel1
+    if theirs > 0 and _rest(S, C) - theirs < hi:
+        hi = _rest(S, C) - theirs
+        C[C_QREL] |= rel1 if C[C_TEAM] == 0 else rel0
     return lo, hi
 
 
@@ -1366,7 +1352,7 @@ def begin(S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray) -> None:
         C[C_TOTAL] = total
     order_table(P, STR, trow, W[R_Q : R_Q + 4])
     for joker in range(52, 54):
-        # the trumps stronger than each joker (_kout_trump_control)
+        # the trumps stronger than each joker (kout_trump_tricks)
         above = np.int64(0)
         if trow < 4 and ((P[P_JOKER_MASK] >> joker) & 1) != 0:
             m = P[P_SUIT_MASK + trow]

@@ -499,3 +499,31 @@ def test_bj_bound_needs_the_trump_ace_gone() -> None:
         lo, _hi = K.bounds(S, solver.P, solver.C)
         assert lo == future
         assert solver.value(S) == 3 + future
+
+
+@pytest.mark.parametrize(
+    ("hands", "lo", "hi"),
+    [
+        # seat 0 holds two trumps under seat 1's RJ: one of them still takes a trick
+        ([["KS", "QS"], ["RJ", "7H"], ["7C", "8C"], ["TH", "JH"]], 1, 1),
+        # the other way round: seat 1's trumps take one of the two tricks from the bidding team
+        ([["RJ", "7H"], ["KS", "QS"], ["7C", "8C"], ["TH", "JH"]], 1, 1),
+    ],
+    ids=["bidding-team", "defence"],
+)
+def test_trump_bound_counts_a_seats_trumps_past_the_stronger_cards(
+    hands: list[list[str]], lo: int, hi: int
+) -> None:
+    """RULES.md 1.1 / 1.5: one seat's trumps go to different tricks and each loses only to a
+    stronger card of the other team in its trick, so k of them facing m stronger cards take at
+    least k - m tricks, though no team holds the top of the trump ladder (RJ is the other
+    team's). The search's trick-start bounds are then exact here (two tricks left), and the
+    solve agrees."""
+    from kout_sim.engine import dd as K
+
+    solver, S = _kout_bo_endgame(hands)
+    solver._begin(S)
+    blo, bhi = K.bounds(S, solver.P, solver.C)
+    assert (blo, bhi) != (lo, hi)  # the top-joker bound alone does not settle it
+    assert K.start_bounds(S, solver.P, solver.STR, solver.C, solver.Q, blo, bhi) == (lo, hi)
+    assert solver.value(S) == 3 + lo
