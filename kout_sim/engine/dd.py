@@ -933,9 +933,7 @@ def trump_control(
     trow = S[S_TRUMP]
     if trow >= 4:
         return 0, 0
-    held = np.int64(0)
-    for s in range(SEATS):
-        held |= S[S_HAND + s]
+    held = _held(S, C)
     team = -1
     points = 0
     for i in range(Q_COLS):
@@ -1050,13 +1048,16 @@ def start_bounds(
                 hi = min(hi, _rest(S, C) - held)
         return lo, hi
     t0, t1, rel0, rel1 = kout_trump_tricks(S, P, C)
-    mine, theirs = (t0, t1) if C[C_TEAM] == 0 else (t1, t0)
+    if C[C_TEAM] == 0:
+        mine, theirs, mine_rel, theirs_rel = t0, t1, rel0, rel1
+    else:
+        mine, theirs, mine_rel, theirs_rel = t1, t0, rel1, rel0
     if mine > 0 and mine > lo:
         lo = mine
-        C[C_QREL] |= rel0 if C[C_TEAM] == 0 else rel1
+        C[C_QREL] |= mine_rel
     if theirs > 0 and _rest(S, C) - theirs < hi:
         hi = _rest(S, C) - theirs
-        C[C_QREL] |= rel1 if C[C_TEAM] == 0 else rel0
+        C[C_QREL] |= theirs_rel
     return lo, hi
 
 
