@@ -3,6 +3,8 @@ shared machine.
 
     PYTHONPATH=. python benchmarks/ab_trees.py --base REV [--preset kout_bo_4]
         [--players random] [--option k=v ...] [--hands 1000000] [--rounds 12] [--seed 0] [--json]
+    PYTHONPATH=. python benchmarks/ab_trees.py --base REV --solver [--preset kout_bo_4]
+        [--option k=v ...] [--deals 100] [--repeats 2] [--seed 3] [--json]
 
 ``REV`` (any git revision of this repository) is exported into a temporary folder as the package
 ``kout_base``, and this checkout's ``kout_sim`` as it stands (uncommitted changes included) is
@@ -15,6 +17,13 @@ CPU time (``time.thread_time``: the hands run in the calling thread), so the tim
 waits while other jobs hold the cores does not count; the ratio of wall times is printed beside it.
 The two packages' rows of the first round are compared too (``same_rows``): a change meant to keep
 the results must keep them.
+
+With ``--solver`` the two packages' double-dummy solvers take turns instead, deal by deal (the
+order alternating): full-hand values from the first lead of ``kout-sim bench --solver``'s deals
+(the heuristic line-up's contract), each solved ``--repeats`` times by each package, the smallest
+thread CPU time kept. The figure is the median of the per-deal ratios (above 1: this checkout is
+faster), beside the medians and means of both and their node counts; ``same_values`` says whether
+every deal got the same value from both (a speed change must keep them).
 
 Why: on this project's 2-core machine the same code timed in separate processes varied by 40-60%
 (other jobs, the core a process lands on); two packages in one process, alternating, gave ratios
@@ -74,6 +83,14 @@ def export_checkout(into: Path) -> None:
     )
 
 
+def _forget() -> None:
+    """Drop the two packages of an earlier comparison in this process from ``sys.modules``: their
+    folder went with its temporary directory, so their submodules not yet imported could not be."""
+    for name in list(sys.modules):
+        if name.split(".")[0] in ("kout_base", "kout_head"):
+            del sys.modules[name]
+
+
 def _modules(package: str) -> tuple[ModuleType, ModuleType, ModuleType]:
     rules = importlib.import_module(package + ".rules")
     batch = importlib.import_module(package + ".sim.batch")
@@ -93,6 +110,7 @@ def compare(
     """The rates of the two packages per round, and the median of the rounds' ratios (the rules:
     ``preset`` with the rule ``options``)."""
     same_rows = False
+    _forget()
     with tempfile.TemporaryDirectory(prefix="ab_trees_") as tmp:
         export_base(base, Path(tmp))
         export_checkout(Path(tmp))
@@ -140,6 +158,78 @@ def compare(
     }
 
 
+def compare_solver(
+    base: str,
+    preset: str,
+    deals: int,
+    repeats: int,
+    seed: int,
+    options: dict[str, object] | None = None,
+) -> Any:
+    """Full-hand double-dummy values of ``deals`` deals by the two packages' solvers, alternating
+    deal by deal: the per-deal ratios of CPU time (the smallest of ``repeats`` solves each), the
+    node counts, and whether every value agreed."""
+    _forget()
+    with tempfile.TemporaryDirectory(prefix="ab_trees_") as tmp:
+        export_base(base, Path(tmp))
+        export_checkout(Path(tmp))
+        sys.path.insert(0, tmp)
+        try:
+            solvers = {}
+            for name, package in (("base", "kout_base"), ("head", "kout_head")):
+                rules = importlib.import_module(package + ".rules").get_rules(
+                    preset, options or None
+                )
+                bench = importlib.import_module(package + ".bench")
+                solver = importlib.import_module(package + ".solver").Solver(rules)
+                if name == "head":
+                    states = bench.first_leads(rules, deals + 1, seed)
+                solvers[name] = solver
+        finally:
+            sys.path.remove(tmp)
+        for solver in solvers.values():
+            solver.value(states[0].copy())  # compile, or load the cache
+        cpu: dict[str, list[float]] = {"base": [], "head": []}
+        nodes: dict[str, list[int]] = {"base": [], "head": []}
+        same_values = True
+        for i, state in enumerate(states[1:]):
+            values = set()
+            for name in ("base", "head") if i % 2 == 0 else ("head", "base"):
+                solver = solvers[name]
+                best = float("inf")
+                for _ in range(repeats):
+                    before = solver.nodes
+                    start = time.thread_time()
+                    values.add(solver.value(state.copy()))
+                    best = min(best, time.thread_time() - start)
+                cpu[name].append(best)
+                nodes[name].append(solver.nodes - before)
+            same_values = same_values and len(values) == 1
+    ratios = [b / max(h, 1e-9) for b, h in zip(cpu["base"], cpu["head"], strict=True)]
+
+    def ms(xs: list[float]) -> tuple[float, float]:
+        return round(1000 * statistics.median(xs), 3), round(1000 * statistics.fmean(xs), 3)
+
+    return {
+        "base": base,
+        "preset": preset,
+        "options": options or {},
+        "deals": deals,
+        "repeats": repeats,
+        "seed": seed,
+        "base_cpu_ms_median": ms(cpu["base"])[0],
+        "head_cpu_ms_median": ms(cpu["head"])[0],
+        "base_cpu_ms_mean": ms(cpu["base"])[1],
+        "head_cpu_ms_mean": ms(cpu["head"])[1],
+        "ratio_median": round(statistics.median(ratios), 3),
+        "base_nodes_median": int(statistics.median(nodes["base"])),
+        "head_nodes_median": int(statistics.median(nodes["head"])),
+        "base_nodes_mean": round(statistics.fmean(nodes["base"])),
+        "head_nodes_mean": round(statistics.fmean(nodes["head"])),
+        "same_values": same_values,
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     """The command line (module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -149,15 +239,37 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--option", action="append", default=[], help="rule option k=v")
     parser.add_argument("--hands", type=int, default=1_000_000, help="hands a round (default 1e6)")
     parser.add_argument("--rounds", type=int, default=12)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=None, help="default 0 (--solver: 3)")
+    parser.add_argument("--solver", action="store_true", help="time the double-dummy solvers")
+    parser.add_argument("--deals", type=int, default=100, help="--solver: deals (default 100)")
+    parser.add_argument("--repeats", type=int, default=2, help="--solver: solves a deal (2)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args(argv)
     if args.hands < 1000 or args.rounds < 1:
         parser.error("--hands must be at least 1000 and --rounds at least 1")
+    if args.deals < 1 or args.repeats < 1:
+        parser.error("--deals and --repeats must be at least 1")
     options: dict[str, object] = {}
     for item in args.option:
         key, _, value = item.partition("=")
         options[key] = {"true": True, "false": False}.get(value.lower(), value)
+    if args.solver:
+        seed = 3 if args.seed is None else args.seed
+        found = compare_solver(args.base, args.preset, args.deals, args.repeats, seed, options)
+        if args.json:
+            print(json.dumps(found))
+            return
+        print(
+            f"{args.preset} solver, {args.deals} deals (seed {seed}), the smallest CPU time of "
+            f"{args.repeats} solves a deal: base {args.base} median {found['base_cpu_ms_median']} "
+            f"ms (mean {found['base_cpu_ms_mean']}), this checkout {found['head_cpu_ms_median']} "
+            f"ms (mean {found['head_cpu_ms_mean']}); per-deal ratio {found['ratio_median']}x "
+            f"(median); nodes median {found['base_nodes_median']:,} -> "
+            f"{found['head_nodes_median']:,}, mean {found['base_nodes_mean']:,} -> "
+            f"{found['head_nodes_mean']:,}; same values: {found['same_values']}"
+        )
+        return
+    args.seed = 0 if args.seed is None else args.seed
     result = compare(
         args.base, args.preset, args.players, args.hands, args.rounds, args.seed, options
     )

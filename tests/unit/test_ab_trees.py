@@ -81,3 +81,18 @@ def test_the_checkout_against_its_own_head_gives_the_same_rows() -> None:
     result = ab_trees.compare("HEAD", "kout_bh_4", "random", 2_000, 2, 0)
     assert result["same_rows"] is True
     assert result["rounds"] == 2 and result["ratio_min"] > 0 and result["wall_ratio_min"] > 0
+
+
+def test_the_solver_mode_takes_at_least_one_deal() -> None:
+    with pytest.raises(SystemExit) as stop:
+        ab_trees.main(["--base", "HEAD", "--solver", "--deals", "0"])
+    assert stop.value.code == 2
+
+
+@pytest.mark.slow
+@needs_git
+def test_the_solver_against_its_own_head_gives_the_same_values_and_nodes() -> None:
+    result = ab_trees.compare_solver("HEAD", "kout_bh_4", 4, 1, 3)
+    assert result["same_values"] is True
+    assert result["base_nodes_mean"] == result["head_nodes_mean"] > 0
+    assert result["ratio_median"] > 0
