@@ -152,6 +152,15 @@ _OFF = 512  # bounds are stored offset into 10 bits
 make_jit = numba.njit(cache=True, nogil=True, **_NO_NRT)
 """The recursive search cannot be inlined: compiled as a function of its own."""
 
+jit_layer = numba.njit(cache=True, nogil=True, inline="always", **_NO_NRT)
+"""The thin layers between the entry points and :func:`_search` (:func:`search`, :func:`probe`,
+:func:`value`, :func:`card_values`, :func:`best_contract`, :func:`_kout_par`): inlined into their
+callers at numba IR level, so that none is compiled as a function of its own unless Python calls
+it. Each function compiled on its own links the machine code of ``_search`` (7,500 lines of
+assembly) and emits it again: about 2 s of compile a layer (docs/compile.md). Never for the
+kernels below ``_search``: numba re-types an inlined tree in its caller, and inlining those
+tripled the solver's compile."""
+
 
 @jit
 def _mix(z: np.uint64) -> np.uint64:
@@ -1214,7 +1223,7 @@ def _search(Wp: Any, ttp: Any, alpha: int, beta: int) -> int:
     return g
 
 
-@jit
+@jit_layer
 def search(
     S: np.ndarray,
     P: np.ndarray,
@@ -1233,7 +1242,7 @@ def search(
     return _search(data_pointer(W), data_pointer(tt), alpha, beta)
 
 
-@jit
+@jit_layer
 def value(S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray) -> int:
     """Exact future value of ``S`` by null-window probes, each reusing the table (:func:`probe`):
     in Kout the first asks for one trick more than the greedy line takes; Baloot bisects its
@@ -1241,7 +1250,7 @@ def value(S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.n
     return probe(S, P, STR, W, tt, np.int64(GREEDY))  # int64, not a literal: one compiled probe
 
 
-@jit
+@jit_layer
 def probe(
     S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray, guess: int
 ) -> int:
@@ -1282,7 +1291,7 @@ def probe(
     return lo
 
 
-@jit
+@jit_layer
 def card_values(
     S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray, out: np.ndarray
 ) -> np.int64:
@@ -1434,7 +1443,7 @@ def _ascending_group(P: np.ndarray, C: np.ndarray, contract: int) -> int:
     return _rules_class(P, C, contract)
 
 
-@jit
+@jit_layer
 def best_contract(
     S: np.ndarray,
     P: np.ndarray,
@@ -1490,7 +1499,7 @@ def best_contract(
     return 0
 
 
-@jit
+@jit_layer
 def _kout_par(
     S: np.ndarray, P: np.ndarray, STR: np.ndarray, W: np.ndarray, tt: np.ndarray, total: int
 ) -> tuple[int, int]:
