@@ -37,6 +37,7 @@ machine of session 21, with two other jobs on its two cores, identical code gave
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import io
 import json
@@ -47,6 +48,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -91,6 +93,21 @@ def _forget() -> None:
             del sys.modules[name]
 
 
+@contextlib.contextmanager
+def _both_trees(base: str) -> Iterator[None]:
+    """Inside the block, the revision ``base`` imports as ``kout_base`` and the checkout as it
+    stands as ``kout_head`` (their folder is removed when it ends; imported modules stay)."""
+    _forget()
+    with tempfile.TemporaryDirectory(prefix="ab_trees_") as tmp:
+        export_base(base, Path(tmp))
+        export_checkout(Path(tmp))
+        sys.path.insert(0, tmp)
+        try:
+            yield
+        finally:
+            sys.path.remove(tmp)
+
+
 def _modules(package: str) -> tuple[ModuleType, ModuleType, ModuleType]:
     rules = importlib.import_module(package + ".rules")
     batch = importlib.import_module(package + ".sim.batch")
@@ -110,21 +127,14 @@ def compare(
     """The rates of the two packages per round, and the median of the rounds' ratios (the rules:
     ``preset`` with the rule ``options``)."""
     same_rows = False
-    _forget()
-    with tempfile.TemporaryDirectory(prefix="ab_trees_") as tmp:
-        export_base(base, Path(tmp))
-        export_checkout(Path(tmp))
-        sys.path.insert(0, tmp)
-        try:
-            impls = {}
-            for name, package in (("base", "kout_base"), ("head", "kout_head")):
-                rules_mod, batch, play = _modules(package)
-                rules = rules_mod.get_rules(preset, options or None)
-                lineup = batch.lineup_of(rules, players)
-                batch.play_hands(rules, 1000, seed, lineup, workers=1)  # compile, or load the cache
-                impls[name] = (batch, rules, lineup, play.new_rows(hands))
-        finally:
-            sys.path.remove(tmp)  # kout_base is imported; its folder goes with the directory
+    with _both_trees(base):
+        impls = {}
+        for name, package in (("base", "kout_base"), ("head", "kout_head")):
+            rules_mod, batch, play = _modules(package)
+            rules = rules_mod.get_rules(preset, options or None)
+            lineup = batch.lineup_of(rules, players)
+            batch.play_hands(rules, 1000, seed, lineup, workers=1)  # compile, or load the cache
+            impls[name] = (batch, rules, lineup, play.new_rows(hands))
         rates: dict[str, list[float]] = {"base": [], "head": []}
         cpu: dict[str, list[float]] = {"base": [], "head": []}
         for r in range(rounds):
@@ -169,24 +179,15 @@ def compare_solver(
     """Full-hand double-dummy values of ``deals`` deals by the two packages' solvers, alternating
     deal by deal: the per-deal ratios of CPU time (the smallest of ``repeats`` solves each), the
     node counts, and whether every value agreed."""
-    _forget()
-    with tempfile.TemporaryDirectory(prefix="ab_trees_") as tmp:
-        export_base(base, Path(tmp))
-        export_checkout(Path(tmp))
-        sys.path.insert(0, tmp)
-        try:
-            solvers = {}
-            for name, package in (("base", "kout_base"), ("head", "kout_head")):
-                rules = importlib.import_module(package + ".rules").get_rules(
-                    preset, options or None
-                )
-                bench = importlib.import_module(package + ".bench")
-                solver = importlib.import_module(package + ".solver").Solver(rules)
-                if name == "head":
-                    states = bench.first_leads(rules, deals + 1, seed)
-                solvers[name] = solver
-        finally:
-            sys.path.remove(tmp)
+    with _both_trees(base):
+        solvers = {}
+        for name, package in (("base", "kout_base"), ("head", "kout_head")):
+            rules = importlib.import_module(package + ".rules").get_rules(preset, options or None)
+            bench = importlib.import_module(package + ".bench")
+            solver = importlib.import_module(package + ".solver").Solver(rules)
+            if name == "head":
+                states = bench.first_leads(rules, deals + 1, seed)
+            solvers[name] = solver
         for solver in solvers.values():
             solver.value(states[0].copy())  # compile, or load the cache
         cpu: dict[str, list[float]] = {"base": [], "head": []}
