@@ -15,8 +15,9 @@ def test_the_counters_split_every_trick_start_and_count_the_probes(
     profile_solver.main(["--preset", "kout_bh_4", "--deals", "3", "--reps", "10", "--json"])
     found = json.loads(capsys.readouterr().out)
     assert found["nodes_per_solve"] > 0 and found["trick_starts_per_solve"] > 0
-    shares = found["ended_by_table"] + found["ended_by_bound"] + found["searched"]
-    assert shares == pytest.approx(1.0, abs=0.002)
+    # each trick start is ended by the table, by a bound, or searched; every kind occurs
+    assert 0 < found["ended_by_table"] < 1 and 0 < found["ended_by_bound"] < 1
+    assert found["searched"] > 0 and found["nodes_per_trick_start"] >= 1
     assert found["probes_per_value"] >= 1
     assert set(found["kernel_ns"]) == set(profile_solver.KERNELS)
     assert all(ns > 0 for ns in found["kernel_ns"].values())
