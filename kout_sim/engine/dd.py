@@ -319,6 +319,51 @@ def bounds(S: np.ndarray, P: np.ndarray, C: np.ndarray) -> tuple[int, int]:
 
 
 @jit
+def second_hand(S: np.ndarray, P: np.ndarray, C: np.ndarray) -> tuple[int, np.int64]:
+    """Kout, the second seat of a trick to act: ``(the team that surely takes this trick, or -1;
+    the card that rests on, as a mask)`` (DDS's quick trick of the second hand).
+
+    The second seat's team takes the trick when it holds the strongest card of the led suit still
+    to come, above the card led, or one of its seats still to play is void in the led suit and
+    holds trump; and no opponent still to play holds a joker (it takes any trick it joins, RULES.md
+    1.5 / 2.7) or, void in a side suit, holds trump (a ruff, 1.5 / 2.6: every seat follows suit
+    if able). Not after a joker lead (1.7, 1.8), and not while a Bahraini joker is held (a forced
+    lead could end the match, 2.8).
+    """
+    lead = S[S_TRICK]
+    jk = P[P_JOKER_MASK]
+    if C[C_BALOOT] != 0 or lead >= 52 or S[S_TRUMP_LEAD] != 0 or S[S_RANKLESS] != 0:
+        return -1, np.int64(0)
+    if C[C_FORCED] != 0 and (_held(S, C) & jk) != 0:
+        return -1, np.int64(0)
+    n = C[C_N]
+    leader = S[S_LEADER]
+    led = S[S_LED]
+    sm = P[P_SUIT_MASK + led]
+    trow = S[S_TRUMP]
+    tm = P[P_SUIT_MASK + trow] if led != trow else np.int64(0)
+    ours = np.int64(0)
+    theirs = ONE << lead
+    ruff = False
+    for i in range(1, n):
+        h = S[S_HAND + (leader + i) % n]
+        void_trump = (h & sm) == 0 and (h & tm) != 0
+        if i & 1:
+            ours |= h & sm
+            ruff = ruff or void_trump
+        elif (h & jk) != 0 or void_trump:
+            return -1, np.int64(0)
+        else:
+            theirs |= h & sm
+    team = (leader + 1) & 1
+    if ruff:
+        return team, np.int64(0)
+    if ours != 0 and highest_bit(ours) > highest_bit(theirs):
+        return team, ONE << highest_bit(ours)
+    return -1, np.int64(0)
+
+
+@jit
 def _rest(S: np.ndarray, C: np.ndarray) -> int:
     """What both teams together still take: tricks, or card points with the last trick's 10."""
     if C[C_BALOOT] != 0:
@@ -840,6 +885,58 @@ def _last_trick(
 
 
 @jit
+def _partner_entry(
+    S: np.ndarray,
+    P: np.ndarray,
+    leader: int,
+    hand: np.int64,
+    others: np.int64,
+    opp_trumps: np.int64,
+    tricks: int,
+    left: int,
+) -> tuple[int, np.int64]:
+    """Kout, after the leader has cashed his own winners (:func:`quick`, ``tricks`` of them): the
+    tricks a teammate's winners of one suit add, and those winners.
+
+    The leader leads a card of a suit in which a teammate holds the strongest cards still held;
+    the teammate wins with the top one and cashes the rest. Opponents who hold trump follow suit
+    in every round counted (their length in the suit bounds the rounds, as in the leader's own
+    runs, RULES.md 1.5 / 2.6), so none ruffs, and no opponent holds a joker (:func:`quick` counts
+    nothing then). While the leader cashes, the teammate keeps the suit: he holds at least
+    ``tricks`` other cards to play. The best single suit counts.
+    """
+    team = leader & 1
+    trow = S[S_TRUMP]
+    best = 0
+    cards = np.int64(0)
+    for s in range(SEATS):
+        mate = S[S_HAND + s]
+        if s == leader or (s & 1) != team or mate == 0:
+            continue
+        rest = (others & ~mate) | hand  # every other hand's cards (the table is empty)
+        for suit in range(4):
+            sm = P[P_SUIT_MASK + suit]
+            ms = mate & sm
+            if (hand & sm) == 0 or ms == 0 or popcount(mate & ~sm) < tricks:
+                continue
+            theirs = rest & sm
+            if theirs != 0:
+                ms &= ~((ONE << (highest_bit(theirs) + 1)) - 1)
+            w = popcount(ms)
+            if w == 0:
+                continue
+            if suit != trow and opp_trumps != 0:
+                for o in range(SEATS):
+                    if (opp_trumps >> o) & 1:
+                        w = min(w, popcount(S[S_HAND + o] & sm))
+            w = min(w, left - tricks)
+            if w > best:
+                best = w
+                cards = ms
+    return best, cards
+
+
+@jit
 def quick(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.ndarray) -> int:
     """At a trick start: what the leader's team surely takes by cashing the leader's winners, in
     the value's units (a lower bound; 0 when there is none).
@@ -920,6 +1017,10 @@ def quick(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.nd
         tricks += run
         if tricks == left:
             break
+    if not baloot and tricks < left:
+        more, cards = _partner_entry(S, P, leader, hand, others, opp_trumps, tricks, left)
+        tricks += more
+        used |= cards
     C[C_QREL] |= used
     if not baloot:
         return tricks
@@ -1143,6 +1244,16 @@ def _search(Wp: Any, ttp: Any, alpha: int, beta: int) -> int:
             beta = min(beta, thi)
     elif lo >= beta or hi <= alpha:
         return lo if lo >= beta else hi
+    elif k == 1:
+        team, wrel = second_hand(S, P, C)
+        if team >= 0:
+            if team == C[C_TEAM]:
+                lo = max(lo, 1)
+            else:
+                hi -= 1
+            if lo >= beta or hi <= alpha:
+                C[C_REL_OUT] = wrel
+                return lo if lo >= beta else hi
     seat = S[S_TO_ACT]
     maximise = (seat & 1) == C[C_TEAM]
     d = done * C[C_N] + k

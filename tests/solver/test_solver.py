@@ -460,6 +460,54 @@ def test_trick_start_bounds_hold_on_random_endgames(preset: str) -> None:
         assert bj_top > 0
 
 
+@pytest.mark.parametrize("preset", [p for p in PRESETS if p != "baloot"])
+def test_second_hand_bound_holds_on_random_endgames(preset: str) -> None:
+    """The second seat of a trick to act: when its team surely takes the trick (the strongest card
+    of the led suit still to come, or a ruff, and no opponent still to play holding a joker or able
+    to ruff: RULES.md 1.5 / 1.9, 2.6 / 2.7), the trick counts for that team: the exact value of
+    the brute-force twin lies within the bounds it gives, and it gives one somewhere."""
+    from kout_sim.engine import dd as K
+    from kout_sim.solver import Solver
+
+    rng = random.Random(zlib.crc32(("second hand " + preset).encode()))
+    left = 2 if preset.endswith("_6") else 3
+    checked = fired = 0
+    while checked < 40:
+        record = random_record(preset, {}, rng, rng.randint(1, left))
+        rules, S = position_of(record)
+        if int(S[L.S_N_IN_TRICK]) != 1:
+            continue
+        solver = Solver(rules, tt_bits=10)
+        solver._begin(S)
+        team, rel = K.second_hand(S, solver.P, solver.C)
+        checked += 1
+        if team < 0:
+            continue
+        fired += 1
+        bidding = int(S[L.S_BIDDER]) & 1
+        exact = _value(solve_record(record)) - int(S[L.S_TRICKS + bidding])
+        rest = solver.n_tricks - int(S[L.S_N_DONE])
+        assert (exact >= 1) if team == bidding else (exact <= rest - 1), record
+        assert rel == 0 or (rel & (rel - 1)) == 0  # at most the one card it rests on
+    assert fired > 0
+
+
+def test_quick_tricks_count_a_teammates_winners_reached_by_a_low_lead() -> None:
+    """RULES.md 1.5 / 1.9: seat 0 leads, holding no winner; its partner (seat 2) holds the top two
+    hearts and both opponents must follow hearts twice, so a low heart to seat 2 and the second
+    heart take two tricks, though seat 0 has none of its own to cash (no trump, spades, and no
+    joker is left). The third trick is seat 2's too (no one else holds a diamond)."""
+    from kout_sim.engine import dd as K
+
+    hands = [["7H", "8C", "9C"], ["9H", "TH", "JC"], ["AH", "KH", "7D"], ["QH", "JH", "QC"]]
+    solver, S = _kout_bo_endgame(hands)
+    S[L.S_N_DONE] = 6
+    S[L.S_TRICKS + 1] = 3
+    solver._begin(S)
+    assert K.quick(S, solver.P, solver.STR, solver.C, solver.Q) == 2
+    assert solver.value(S) == 3 + 3
+
+
 def _kout_bo_endgame(hands: list[list[str]]) -> tuple[Any, np.ndarray]:
     """A kout_bo_4 state two tricks from the end: seat 0 bid 5 in spades and leads, the tricks so
     far 3 (bidding team) to 4, every card not in ``hands`` played."""
