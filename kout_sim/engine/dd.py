@@ -589,6 +589,45 @@ def _move_score(k: int, top: bool, partner: bool, cs: int, win_s: int, pts: int)
     return 100 - cs - 4 * pts
 
 
+LEAD_RUFFED = 60  # a lead's order: a suit an opponent can ruff comes after the other low leads
+LEAD_TO_MATE = 30  # and a suit whose strongest card a teammate holds before them
+
+
+@jit
+def _lead_suits(S: np.ndarray, P: np.ndarray) -> tuple[int, int]:
+    """Kout, for the leader's move order (4 bits each, a bit a suit): the side suits an opponent
+    is void in while holding trump (a low lead there is ruffed, RULES.md 1.5 / 2.6), and the other
+    suits whose strongest card still held is a teammate's (a low lead reaches it). Ordering only:
+    measured on whole deals, kout_bo_4 -10 to -12% mean nodes, kout_bh_4 -7 to -11%."""
+    seat = S[S_TO_ACT]
+    trow = S[S_TRUMP]
+    tm = P[P_SUIT_MASK + trow]
+    ruffed = 0
+    mine = np.int64(0)  # the teammates' cards
+    theirs = np.int64(0)  # the opponents'
+    for s in range(SEATS):
+        h = S[S_HAND + s]
+        if s == seat:
+            continue
+        if (s & 1) == (seat & 1):
+            mine |= h
+        else:
+            theirs |= h
+            if (h & tm) != 0:
+                for suit in range(4):
+                    if (h & P[P_SUIT_MASK + suit]) == 0:
+                        ruffed |= 1 << suit
+    ruffed &= ~(1 << trow)
+    mates = 0
+    for suit in range(4):
+        sm = P[P_SUIT_MASK + suit]
+        a = mine & sm
+        b = theirs & sm
+        if a != 0 and (b == 0 or highest_bit(a) > highest_bit(b)):
+            mates |= 1 << suit
+    return ruffed, mates & ~ruffed
+
+
 @jit
 def _kout_moves(
     S: np.ndarray,
@@ -610,11 +649,20 @@ def _kout_moves(
     k = S[S_N_IN_TRICK]
     trow = S[S_TRUMP]
     m = 0
+    ruffed = 0
+    mates = 0
+    if k == 0:
+        ruffed, mates = _lead_suits(S, P)
     for suit in range(4):
         ms = mask & P[P_SUIT_MASK + suit]
         if ms == 0:
             continue
         theirs = others & P[P_SUIT_MASK + suit]
+        bonus = 0  # a lead that is no winner: not into a ruff, rather to a teammate's winner
+        if (ruffed >> suit) & 1:
+            bonus = -LEAD_RUFFED
+        elif (mates >> suit) & 1:
+            bonus = LEAD_TO_MATE
         # the rank below which a new run starts in the Kout Bo trump suit: under the honours
         # (1.6(c)), and under the Ace while BJ is outstanding (1.1)
         cut_low = -1
@@ -637,6 +685,8 @@ def _kout_moves(
             top = (theirs >> (card + 1)) == 0
             cs = B.strength(STR, trow, led if k > 0 else suit, card)
             score = _move_score(k, top, partner, cs, win_s, np.int64(0))
+            if not top:
+                score += bonus
             if card == first:
                 score = 1000
             elif card == W[d, W_KILLER] - 1:
