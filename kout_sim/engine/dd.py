@@ -953,10 +953,13 @@ def _partner_entry(
     in every round counted (their length in the suit bounds the rounds, as in the leader's own
     runs, RULES.md 1.5 / 2.6), so none ruffs, and no opponent holds a joker (:func:`quick` counts
     nothing then). While the leader cashes, the teammate keeps the suit: he holds at least
-    ``tricks`` other cards to play. The best single suit counts.
+    ``tricks`` other cards to play, jokers aside. No seat of the team is ever made to play a joker
+    (it would take the trick and the lead, 1.5): the others hold a card that is no joker for every
+    round counted. The best single suit counts.
     """
     team = leader & 1
     trow = S[S_TRUMP]
+    jk = P[P_JOKER_MASK]
     best = 0
     cards = np.int64(0)
     for s in range(SEATS):
@@ -964,10 +967,15 @@ def _partner_entry(
         if s == leader or (s & 1) != team or mate == 0:
             continue
         rest = (others & ~mate) | hand  # every other hand's cards (the table is empty)
+        rounds = popcount(hand & ~jk)  # the rounds the team's other seats follow without a joker
+        for o in range(SEATS):
+            h = S[S_HAND + o]
+            if o != s and o != leader and (o & 1) == team and h != 0:
+                rounds = min(rounds, popcount(h & ~jk))
         for suit in range(4):
             sm = P[P_SUIT_MASK + suit]
             ms = mate & sm
-            if (hand & sm) == 0 or ms == 0 or popcount(mate & ~sm) < tricks:
+            if (hand & sm) == 0 or ms == 0 or popcount(mate & ~sm & ~jk) < tricks:
                 continue
             theirs = rest & sm
             if theirs != 0:
@@ -979,7 +987,7 @@ def _partner_entry(
                 for o in range(SEATS):
                     if (opp_trumps >> o) & 1:
                         w = min(w, popcount(S[S_HAND + o] & sm))
-            w = min(w, left - tricks)
+            w = min(w, left - tricks, rounds - tricks)
             if w > best:
                 best = w
                 cards = ms
@@ -988,8 +996,9 @@ def _partner_entry(
 
 @jit
 def quick(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.ndarray) -> int:
-    """At a trick start: what the leader's team surely takes by cashing the leader's winners, in
-    the value's units (a lower bound; 0 when there is none).
+    """At a trick start: what the leader's team surely takes by cashing the leader's winners (in
+    Kout then a teammate's winners of one suit, :func:`_partner_entry`), in the value's units (a
+    lower bound; 0 when there is none).
 
     A winner is a card of the leader stronger than every card of its suit in another hand; he
     leads them from the top and keeps the lead. A side suit's run stops where an opponent who holds
