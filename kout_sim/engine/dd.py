@@ -935,6 +935,26 @@ def _last_trick(
 
 
 @jit
+def _kout_winners(mine: np.int64, theirs: np.int64) -> np.int64:
+    """Kout: the cards of ``mine`` (one suit) above every card of ``theirs`` (the same suit in the
+    other hands): a suit's ranks run with the card ids (RULES.md 1.1, 2.1)."""
+    if theirs != 0 and mine != 0:
+        mine &= ~((ONE << (highest_bit(theirs) + 1)) - 1)
+    return mine
+
+
+@jit
+def _unruffed(S: np.ndarray, opp_trumps: np.int64, sm: np.int64, rounds: int) -> int:
+    """The rounds of a side suit (``sm``) a team can cash before an opponent holding trump
+    (``opp_trumps``, a seat mask) could be void and ruff: each follows suit while he can (RULES.md
+    1.5, 2.6, 3.4.2), so at most his length in the suit."""
+    for s in range(SEATS):
+        if (opp_trumps >> s) & 1:
+            rounds = min(rounds, popcount(S[S_HAND + s] & sm))
+    return rounds
+
+
+@jit
 def _partner_entry(
     S: np.ndarray,
     P: np.ndarray,
@@ -977,16 +997,12 @@ def _partner_entry(
             ms = mate & sm
             if (hand & sm) == 0 or ms == 0 or popcount(mate & ~sm & ~jk) < tricks:
                 continue
-            theirs = rest & sm
-            if theirs != 0:
-                ms &= ~((ONE << (highest_bit(theirs) + 1)) - 1)
+            ms = _kout_winners(ms, rest & sm)
             w = popcount(ms)
             if w == 0:
                 continue
-            if suit != trow and opp_trumps != 0:
-                for o in range(SEATS):
-                    if (opp_trumps >> o) & 1:
-                        w = min(w, popcount(S[S_HAND + o] & sm))
+            if suit != trow:
+                w = _unruffed(S, opp_trumps, sm, w)
             w = min(w, left - tricks, rounds - tricks)
             if w > best:
                 best = w
@@ -1048,21 +1064,13 @@ def quick(S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, Q: np.nd
                 elif (bit & others) != 0:
                     break
         else:
-            # Kout ranks run with the card ids (RULES.md 1.1, 2.1): the winners are the cards
-            # above the highest card of the suit in another hand
-            mine = hand & P[P_SUIT_MASK + suit]
-            theirs = others & P[P_SUIT_MASK + suit]
-            if theirs != 0 and mine != 0:
-                mine &= ~((ONE << (highest_bit(theirs) + 1)) - 1)
+            mine = _kout_winners(hand & P[P_SUIT_MASK + suit], others & P[P_SUIT_MASK + suit])
             run = popcount(mine)
             used |= mine
         if run == 0:
             continue
-        if suit != trow and opp_trumps != 0:
-            suit_mask = P[P_SUIT_MASK + suit]
-            for s in range(SEATS):
-                if (opp_trumps >> s) & 1:
-                    run = min(run, popcount(S[S_HAND + s] & suit_mask))
+        if suit != trow:
+            run = _unruffed(S, opp_trumps, P[P_SUIT_MASK + suit], run)
         run = min(run, left - tricks)
         if baloot:
             taken = 0
