@@ -40,6 +40,7 @@ from kout_sim.engine.layout import (
 )
 from kout_sim.engine.tables import tables_of
 from kout_sim.players.heuristic import choose_heuristic
+from kout_sim.players.turn import Turn
 from kout_sim.rules import get_rules
 from kout_sim.sim.batch import lineup_of
 
@@ -89,9 +90,8 @@ def _make_entry(family: int) -> Callable[..., int]:
                             copy_into(snaps[k, kept[k]], S)
                             masks[k, kept[k]] = mask
                             kept[k] += 1
-                    action = choose_heuristic(
-                        S, P, STR, w.MS, w.play, ctx.params[seat], mask, family
-                    )
+                    turn = Turn(P, STR, w.MS, w.play, ctx.params[seat], ctx.nodes, ctx.value)
+                    action = choose_heuristic(S, turn, mask, family)
                     apply_action(S, P, STR, action, family)
             return hands
         for _ in range(reps):
@@ -99,9 +99,8 @@ def _make_entry(family: int) -> Callable[..., int]:
                 copy_into(S, snaps[kind, j])
                 if timed:
                     seat = S[S_TO_ACT]
-                    total += choose_heuristic(
-                        S, P, STR, w.MS, w.play, ctx.params[seat], masks[kind, j], family
-                    )
+                    turn = Turn(P, STR, w.MS, w.play, ctx.params[seat], ctx.nodes, ctx.value)
+                    total += choose_heuristic(S, turn, masks[kind, j], family)
                 else:
                     total += S[S_TO_ACT]
         return total

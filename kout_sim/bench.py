@@ -109,6 +109,7 @@ def bench_search(
     from .engine.game import legal_mask
     from .players.ismcts import N_INT_ROWS, SEARCH
     from .players.pimc import PIMC
+    from .players.turn import turn_of
 
     P, STR = tables_of(rules)
     spec = next(s for s in lineup.seats if s.type.searching)
@@ -120,17 +121,18 @@ def bench_search(
     value = np.empty(iterations + 2, dtype=np.float64)
     rng = np.zeros(4, dtype=np.uint64)
     fam = int(P[L.P_FAMILY])
+    turn = turn_of(P, STR, MS, rng, prm, (nodes, value))
     if spec.name == "pimc":
         pimc = PIMC[fam]
 
         def decide(S: np.ndarray, mask: int) -> None:
-            pimc(S, P, STR, MS, rng, prm, mask, nodes, value)
+            pimc(S, turn, mask)
 
     else:
         search = SEARCH[fam]
 
         def decide(S: np.ndarray, mask: int) -> None:
-            search(S, P, STR, MS, rng, prm, mask, nodes, value)
+            search(S, turn, mask)
 
     times: list[float] = []
     for index, S in heuristic_leads(rules, seed, MID_HAND_TRICK):

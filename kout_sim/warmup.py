@@ -103,6 +103,7 @@ def warm(family: str) -> float:
     from .engine import layout as L
     from .players import parse_lineup
     from .players.ismcts import N_INT_ROWS, SEARCH
+    from .players.turn import turn_of
     from .rules import get_rules
     from .sim import play_hands, play_matches
 
@@ -129,7 +130,7 @@ def warm(family: str) -> float:
     from .engine.game import legal_mask
 
     mask = int(legal_mask(S, P, STR, int(P[L.P_FAMILY])))
-    SEARCH[int(P[L.P_FAMILY])](S.copy(), P, STR, MS, rng, row, mask, nodes, value)
+    SEARCH[int(P[L.P_FAMILY])](S.copy(), turn_of(P, STR, MS, rng, row, (nodes, value)), mask)
     searching = ["ismcts:iterations=5", "heuristic"]
     play_hands(rules, 2, 0, searching, workers=1)
     play_matches(rules, 1, 0, searching, workers=1)

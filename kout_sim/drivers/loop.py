@@ -64,6 +64,7 @@ from ..engine.match import apply_hand
 from ..engine.rng import LANE_DEAL, LANE_PLAY, below, seed_stream
 from ..players.kinds import NO_SEARCH, SEARCH_ISMCTS
 from ..players.policy import choose, workspace
+from ..players.turn import Turn
 
 ALL = np.int64(-1)
 """``allowed`` of :func:`play_hand` that restricts nothing (every bit set)."""
@@ -147,21 +148,8 @@ def _make_play_hand(family: int, searching: int) -> Callable[..., int]:
                     t = -2
                     break
             seat = S[S_TO_ACT]
-            action = choose(
-                S,
-                P,
-                STR,
-                MS,
-                rng,
-                ctx.kinds[seat],
-                ctx.params[seat],
-                mask,
-                ctx.nodes,
-                ctx.value,
-                ctx.searches,
-                searching,
-                family,
-            )
+            turn = Turn(P, STR, MS, rng, ctx.params[seat], ctx.nodes, ctx.value)
+            action = choose(S, turn, ctx.kinds[seat], mask, ctx.searches, searching, family)
             if action < 0 or action > 63 or (mask >> action) & 1 == 0:
                 t = -1
                 break

@@ -70,6 +70,7 @@ from ..engine.layout import (
 from ..engine.rng import below
 from ..engine.trick import suit_of
 from .kinds import Param
+from .turn import Turn
 
 # ---- parameters (slots of the seat's float64 parameter row) -------------------------------------
 PRM_SUN = 0
@@ -758,21 +759,11 @@ def choose_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, 
 
 
 @jit
-def choose_baloot(
-    S: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
-    MS: np.ndarray,
-    rng: np.ndarray,
-    prm: np.ndarray,
-    mask: int,
-) -> int:
-    """The heuristic's action (a set bit of ``mask``) for the seat ``S[S_TO_ACT]``.
-
-    ``S`` int64[S_SIZE] hand state, ``P`` int64[P_SIZE] rules, ``STR`` int64[T_ROWS, T_COLS] card
-    tables, ``MS`` int64[M_SIZE] match state, ``rng`` uint64[4] play lane (drawn from only when
-    ``epsilon > 0``), ``prm`` float64[N_PARAMS] (slots of :data:`BALOOT_PARAMS`).
-    """
+def choose_baloot(S: np.ndarray, turn: Turn, mask: int) -> int:
+    """The heuristic's action (a set bit of ``mask``) for the seat ``S[S_TO_ACT]``
+    (:class:`~kout_sim.players.turn.Turn`: ``turn.prm`` holds the slots of :data:`BALOOT_PARAMS`;
+    ``turn.rng`` is drawn from only when ``epsilon > 0``)."""
+    P, STR, rng, prm = turn.P, turn.STR, turn.rng, turn.prm
     eps = prm[PRM_EPSILON]
     if eps > 0.0 and below(rng, np.int64(1_000_000)) < int(eps * 1_000_000.0):
         return nth_bit(mask, int(below(rng, popcount(mask))))

@@ -8,20 +8,12 @@ from ..engine._jit import jit_leaf
 from ..engine.layout import FAMILY_BALOOT
 from .baloot_heuristic import choose_baloot
 from .kout_heuristic import choose_kout
+from .turn import Turn
 
 
 @jit_leaf
-def choose_heuristic(
-    S: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
-    MS: np.ndarray,
-    rng: np.ndarray,
-    prm: np.ndarray,
-    mask: int,
-    family: int,
-) -> int:
+def choose_heuristic(S: np.ndarray, turn: Turn, mask: int, family: int) -> int:
     """The heuristic's action for the seat to act (``family`` chosen at compile time)."""
     if family == FAMILY_BALOOT:
-        return choose_baloot(S, P, STR, MS, rng, prm, mask)
-    return choose_kout(S, P, STR, MS, rng, prm, mask)
+        return choose_baloot(S, turn, mask)
+    return choose_kout(S, turn, mask)

@@ -45,6 +45,7 @@ from .auction import reject_step
 from .heuristic import choose_heuristic
 from .kinds import Param, auction_params
 from .sampler import deal_hidden, knowledge_arrays, plan_position
+from .turn import Turn, with_row
 
 ISMCTS_PARAMS: tuple[Param, ...] = (
     Param("iterations", 0, 1000, 1, 1_000_000, "search iterations per decision"),
@@ -135,18 +136,11 @@ def reward(
 
 
 @jit_leaf
-def rollout(
-    D: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
-    MS: np.ndarray,
-    rng: np.ndarray,
-    prm: np.ndarray,
-    epsilon: float,
-    family: int,
-) -> None:
-    """Play ``D`` to its end: the heuristic (row ``prm[ROLLOUT:]``), a random move with ``epsilon``."""
-    heuristic = prm[ROLLOUT:]
+def rollout(D: np.ndarray, turn: Turn, epsilon: float, family: int) -> None:
+    """Play ``D`` to its end: the heuristic (row ``turn.prm[ROLLOUT:]``), a random move with
+    ``epsilon``."""
+    P, STR, rng = turn.P, turn.STR, turn.rng
+    heuristic = with_row(turn, turn.prm[ROLLOUT:])
     while D[S_PHASE] != PH_OVER:
         mask = legal_mask(D, P, STR, family)
         if mask & (mask - 1) == 0:
@@ -154,30 +148,22 @@ def rollout(
         elif epsilon > 0 and _uniform(rng) < epsilon:
             action = nth_bit(mask, below(rng, popcount(mask)))
         else:
-            action = choose_heuristic(D, P, STR, MS, rng, heuristic, mask, family)
+            action = choose_heuristic(D, heuristic, mask, family)
         apply_action(D, P, STR, action, family)
 
 
 def _make_search(family: int) -> Callable[..., int]:
     @jit_alloc
-    def search(
-        S: np.ndarray,
-        P: np.ndarray,
-        STR: np.ndarray,
-        MS: np.ndarray,
-        rng: np.ndarray,
-        prm: np.ndarray,
-        mask: int,
-        nodes: np.ndarray,
-        value: np.ndarray,
-    ) -> int:
+    def search(S: np.ndarray, turn: Turn, mask: int) -> int:
         """The action (a bit of ``mask``) SO-ISMCTS chooses for the seat to act in ``S``.
 
-        ``nodes`` (int64[N_INT_ROWS, cap]) and ``value`` (float64[cap]) are the node pool; the search
-        stops early when the pool is full. It searches whatever decision it is given: with
-        ``calls=0`` the policy dispatch (:func:`kout_sim.players.policy.choose`) makes the seat's
-        calls with the rollout heuristic and calls this for the card play only.
+        ``turn.nodes`` (int64[N_INT_ROWS, cap]) and ``turn.value`` (float64[cap]) are the node
+        pool; the search stops early when the pool is full. It searches whatever decision it is
+        given: with ``calls=0`` the policy dispatch (:func:`kout_sim.players.policy.choose`) makes
+        the seat's calls with the rollout heuristic and calls this for the card play only.
         """
+        P, STR, MS, rng, prm = turn.P, turn.STR, turn.MS, turn.rng, turn.prm
+        nodes, value = turn.nodes, turn.value
         seat = S[S_TO_ACT]
         iterations = int(prm[0])
         c = prm[1]
@@ -254,7 +240,7 @@ def _make_search(family: int) -> Callable[..., int]:
                     child = nodes[N_SIBLING, child]
                 node = best
                 apply_action(D, P, STR, nodes[N_ACTION, best], family)
-            rollout(D, P, STR, MS, rng, prm, epsilon, family)
+            rollout(D, turn, epsilon, family)
             r0 = reward(D, P, MS, np.int64(0), mode, scale)
             r1 = reward(D, P, MS, np.int64(1), mode, scale)
             while node > 0:

@@ -72,6 +72,7 @@ from ..engine.layout import (
 from ..engine.rng import below
 from ..engine.trick import suit_of
 from .kinds import Param
+from .turn import Turn
 
 # parameter slots of the seat's row (see KOUT_PARAMS)
 K_BID_MARGIN = 0
@@ -744,21 +745,10 @@ def choose_card(
 
 
 @jit
-def choose_kout(
-    S: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
-    MS: np.ndarray,
-    rng: np.ndarray,
-    prm: np.ndarray,
-    mask: int,
-) -> int:
-    """The heuristic's phase-relative action (a set bit of ``mask``) for the seat to act.
-
-    ``S`` int64[S_SIZE] hand state, ``P`` int64[P_SIZE] rules, ``STR`` int64[16, 256] strengths,
-    ``MS`` int64[M_SIZE] match state (score before the hand), ``rng`` uint64[4] play lane,
-    ``prm`` float64[N_PARAMS] the seat's parameters (slots of KOUT_PARAMS).
-    """
+def choose_kout(S: np.ndarray, turn: Turn, mask: int) -> int:
+    """The heuristic's phase-relative action (a set bit of ``mask``) for the seat to act in ``S``
+    (:class:`~kout_sim.players.turn.Turn`: ``turn.prm`` holds the slots of :data:`KOUT_PARAMS`)."""
+    P, STR, MS, rng, prm = turn.P, turn.STR, turn.MS, turn.rng, turn.prm
     if prm[K_EPSILON] > 0.0 and below(rng, np.int64(1_000_000)) < prm[K_EPSILON] * 1_000_000:
         return nth_bit(mask, int(below(rng, popcount(mask))))
     seat = S[S_TO_ACT]

@@ -86,6 +86,7 @@ from .auction import reject_step
 from .heuristic import choose_heuristic
 from .kinds import Param, auction_params
 from .sampler import determinize
+from .turn import Turn, with_row
 
 PIMC_PARAMS: tuple[Param, ...] = (
     Param("samples", 0, 20, 1, 10_000, "sampled deals solved double dummy per card decision"),
@@ -242,25 +243,15 @@ def par_counts(
 
 def _make_pimc(family: int) -> Callable[..., int]:
     @jit_alloc
-    def pimc(
-        S: np.ndarray,
-        P: np.ndarray,
-        STR: np.ndarray,
-        MS: np.ndarray,
-        rng: np.ndarray,
-        prm: np.ndarray,
-        mask: int,
-        nodes: np.ndarray,
-        value: np.ndarray,
-    ) -> int:
+    def pimc(S: np.ndarray, turn: Turn, mask: int) -> int:
         """The card (a bit of ``mask``) PIMC plays for the seat to act in ``S``; at a call, the
         heuristic's call (row ``prm[ROLLOUT:]``). The ``calls=1`` bids are :func:`par_kout`'s:
         the drivers call that kernel for them (:func:`kout_sim.players.policy.choose`), and
         :data:`PIMC` picks it from Python.
 
-        ``nodes`` and ``value`` (the ISMCTS node pool) are not used: they make the signature the
-        one of every search (:data:`kout_sim.players.searches.SIGNATURE`)."""
-        heuristic = choose_heuristic(S, P, STR, MS, rng, prm[ROLLOUT:], mask, family)
+        The turn's node pool (ISMCTS's) is not used."""
+        P, STR, MS, rng, prm = turn.P, turn.STR, turn.MS, turn.rng, turn.prm
+        heuristic = choose_heuristic(S, with_row(turn, prm[ROLLOUT:]), mask, family)
         if S[S_PHASE] != PH_PLAY:
             return heuristic
         seat = S[S_TO_ACT]
@@ -350,23 +341,14 @@ pimc_baloot = _make_pimc(FAMILY_BALOOT)
 
 
 @jit_alloc
-def par_kout(
-    S: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
-    MS: np.ndarray,
-    rng: np.ndarray,
-    prm: np.ndarray,
-    mask: int,
-    nodes: np.ndarray,
-    value: np.ndarray,
-) -> int:
+def par_kout(S: np.ndarray, turn: Turn, mask: int) -> int:
     """A Kout PIMC seat's call with ``calls=1``: from the par of ``samples`` sampled deals (module
     notes), a bid, a pass or the trump; the heuristic's call (drawn first, as the card kernel
     draws it) where the par says nothing. A kernel of its own, so that the card kernel and the
-    drivers of line-ups without ``calls=1`` do not compile the par search. ``nodes`` and ``value``
-    are not used (the search signature)."""
-    heuristic = choose_heuristic(S, P, STR, MS, rng, prm[ROLLOUT:], mask, FAMILY_KOUT)
+    drivers of line-ups without ``calls=1`` do not compile the par search. The turn's node pool is
+    not used."""
+    P, STR, MS, rng, prm = turn.P, turn.STR, turn.MS, turn.rng, turn.prm
+    heuristic = choose_heuristic(S, with_row(turn, prm[ROLLOUT:]), mask, FAMILY_KOUT)
     seat = S[S_TO_ACT]
     auction = S[S_PHASE] == PH_AUCTION
     floor = max(S[S_HIGH_BID] + 1, P[P_BID_MIN]) if auction else S[S_HIGH_BID]
@@ -418,22 +400,12 @@ def par_kout(
 def _decision(family: int) -> Callable[..., int]:
     card = pimc_baloot if family == FAMILY_BALOOT else pimc_kout
 
-    def decide(
-        S: np.ndarray,
-        P: np.ndarray,
-        STR: np.ndarray,
-        MS: np.ndarray,
-        rng: np.ndarray,
-        prm: np.ndarray,
-        mask: int,
-        nodes: np.ndarray,
-        value: np.ndarray,
-    ) -> int:
+    def decide(S: np.ndarray, turn: Turn, mask: int) -> int:
         """PIMC's decision for the seat to act in ``S``, called from Python: the par call of
         ``calls=1`` at a Kout call, else the card kernel (as the drivers choose)."""
-        if family == FAMILY_KOUT and S[S_PHASE] != PH_PLAY and prm[CALLS] != 0:
-            return int(par_kout(S, P, STR, MS, rng, prm, mask, nodes, value))
-        return int(card(S, P, STR, MS, rng, prm, mask, nodes, value))
+        if family == FAMILY_KOUT and S[S_PHASE] != PH_PLAY and turn.prm[CALLS] != 0:
+            return int(par_kout(S, turn, mask))
+        return int(card(S, turn, mask))
 
     return decide
 

@@ -19,6 +19,7 @@ from .ismcts import CALLS, N_INT_ROWS, ROLLOUT
 from .kinds import KIND_HEURISTIC, KIND_ISMCTS, KIND_PIMC, KIND_RANDOM, NO_SEARCH
 from .pimc import CALLS as PIMC_CALLS
 from .pimc import ROLLOUT as PIMC_ROLLOUT
+from .turn import Turn, with_row
 
 
 @jit_leaf
@@ -33,23 +34,17 @@ def choose_random(S: np.ndarray, rng: np.ndarray, prm: np.ndarray, mask: int) ->
 @jit_leaf
 def choose(
     S: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
-    MS: np.ndarray,
-    rng: np.ndarray,
+    turn: Turn,
     kind: int,
-    prm: np.ndarray,
     mask: int,
-    nodes: np.ndarray,
-    value: np.ndarray,
     searches: tuple[Callable[..., int], ...],
     searching: int,
     family: int,
 ) -> int:
-    """The phase-relative action (a bit of ``mask``) chosen by a policy of ``kind``.
+    """The phase-relative action (a bit of ``mask``) chosen by the seat's policy of ``kind``.
 
-    ``MS`` is the match state (score before the hand; zeros for independent hands), ``prm`` the
-    seat's float64 parameter row, ``nodes``/``value`` the search node pool (see :func:`workspace`),
+    ``turn`` holds what the policy reads (:class:`~kout_sim.players.turn.Turn`: the tables, the
+    match state, the play lane, the seat's parameter row, the node pool of :func:`workspace`),
     ``searches`` the line-up's search kernels as pointers (ISMCTS, PIMC's cards, PIMC's
     ``calls=1`` bids)
     (:func:`kout_sim.players.searches.search_pointers`; anything in a driver without a search).
@@ -59,8 +54,9 @@ def choose(
     searches themselves are compiled once each and called through their address, not compiled
     into the drivers (docs/compile.md, rule 11).
     """
+    prm = turn.prm
     if kind == KIND_RANDOM:
-        return choose_random(S, rng, prm, mask)
+        return choose_random(S, turn.rng, prm, mask)
     if mask & (mask - 1) == 0:
         return lowest_bit(mask)  # one legal action: nothing to decide
     calling = S[S_PHASE] != PH_PLAY
@@ -76,13 +72,13 @@ def choose(
         # row (the same slot for both). One call site of the heuristic for all (compile time:
         # each call site emits the heuristic again)
         row = prm if kind == KIND_HEURISTIC else prm[ROLLOUT:]
-        return choose_heuristic(S, P, STR, MS, rng, row, mask, family)
+        return choose_heuristic(S, with_row(turn, row), mask, family)
     if searching != NO_SEARCH and kind == KIND_ISMCTS:  # the class test comes first: pruned
-        return searches[0](S, P, STR, MS, rng, prm, mask, nodes, value)
+        return searches[0](S, turn, mask)
     if searching != NO_SEARCH and kind == KIND_PIMC:
         if calling:  # Kout, calls=1: the par bid
-            return searches[2](S, P, STR, MS, rng, prm, mask, nodes, value)
-        return searches[1](S, P, STR, MS, rng, prm, mask, nodes, value)
+            return searches[2](S, turn, mask)
+        return searches[1](S, turn, mask)
     return -1
 
 

@@ -17,36 +17,16 @@ from ..engine.layout import FAMILY_BALOOT, FAMILY_KOUT
 from .ismcts import N_INT_ROWS, search_baloot, search_kout
 from .kinds import KIND_ISMCTS, KIND_PIMC
 from .pimc import CALLS, par_kout, pimc_baloot, pimc_kout
+from .turn import TURN_TYPE, Turn
 
-_VECTOR = types.Array(types.int64, 1, "C")
-_TABLE = types.Array(types.int64, 1, "C", readonly=True)
-SIGNATURE = types.int64(
-    _VECTOR,  # S: the hand state
-    _TABLE,  # P: the rule parameters (read-only, as tables_of gives them)
-    types.Array(types.int64, 2, "C", readonly=True),  # STR: the card tables
-    _VECTOR,  # MS: the match state
-    types.Array(types.uint64, 1, "C"),  # rng: the play lane
-    types.Array(types.float64, 1, "C"),  # prm: the seat's parameter row
-    types.int64,  # mask: the legal actions
-    types.Array(types.int64, 2, "C"),  # nodes: the ISMCTS node pool
-    types.Array(types.float64, 1, "C"),  # value: its node values
-)
-"""The one signature of every search kernel: ``(S, P, STR, MS, rng, prm, mask, nodes, value) ->
-action``. PIMC takes the node pool too (and leaves it alone), so both kinds fit one pointer type."""
+SIGNATURE = types.int64(types.Array(types.int64, 1, "C"), TURN_TYPE, types.int64)
+"""The one signature of every search kernel, the policy interface ``(S, turn, mask) -> action``
+(:mod:`kout_sim.players.turn`). PIMC's turn carries the node pool too (and leaves it alone), so
+both kinds fit one pointer type."""
 
 
 @jit
-def no_search(
-    S: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
-    MS: np.ndarray,
-    rng: np.ndarray,
-    prm: np.ndarray,
-    mask: int,
-    nodes: np.ndarray,
-    value: np.ndarray,
-) -> int:
+def no_search(S: np.ndarray, turn: Turn, mask: int) -> int:
     """The stand-in for a search kind no seat of the line-up plays: never called (the policy
     dispatch calls a kind's search for that kind's seats only); -1, an illegal action, if it were."""
     return -1

@@ -25,6 +25,7 @@ from kout_sim.players import parse_lineup
 from kout_sim.players.auction import auction_agreement, determinize_auction
 from kout_sim.players.kout_heuristic import choose_kout
 from kout_sim.players.sampler import determinize
+from kout_sim.players.turn import turn_of
 from kout_sim.rules import get_rules
 from kout_sim.sim import play_hands
 
@@ -60,7 +61,7 @@ def heuristic_auction_position(
     while hand.phase in ("auction", "trump"):
         mask = hand.legal_mask()
         if mask & (mask - 1):
-            action = int(choose_kout(hand.S, P, STR, MS, play, row, mask))
+            action = int(choose_kout(hand.S, turn_of(P, STR, MS, play, row), mask))
         else:
             action = (mask & -mask).bit_length() - 1
         if hand.phase == "auction":
@@ -116,7 +117,7 @@ def _agrees(pos: Position, seat: int, D: np.ndarray, MS: np.ndarray) -> bool:
         caller = hand.to_act
         choice = hand.legal_mask()
         mine = caller != seat and choice & (choice - 1)
-        if mine and int(choose_kout(hand.S, P, STR, MS, rng_of(1), row, choice)) != want:
+        if mine and int(choose_kout(hand.S, turn_of(P, STR, MS, rng_of(1), row), choice)) != want:
             return False
         if hand.phase == "auction":
             hand.apply("pass" if want == L.PASS else want)

@@ -20,6 +20,7 @@ from kout_sim.engine import layout as L
 from kout_sim.engine.step import NumbaHand
 from kout_sim.players import N_PARAMS, parse_lineup
 from kout_sim.players.baloot_heuristic import BALOOT_PARAMS, choose_baloot
+from kout_sim.players.turn import turn_of
 from kout_sim.rules import get_rules
 from kout_sim.sim import play_hands, play_matches
 
@@ -59,7 +60,7 @@ def _choose(hand: NumbaHand, spec: str = "heuristic") -> str:
     rng = np.zeros(4, dtype=np.uint64)
     rng[0] = 1
     mask = hand.legal_mask()
-    action = int(choose_baloot(hand.S, hand.P, hand.STR, MS, rng, prm, mask))
+    action = int(choose_baloot(hand.S, turn_of(hand.P, hand.STR, MS, rng, prm), mask))
     assert (mask >> action) & 1, f"illegal action {action} for mask {mask:#x}"
     if hand.phase == "play":
         return C.format_card(action)

@@ -24,6 +24,7 @@ from kout_sim.engine.tables import tables_of
 from kout_sim.players import parse_lineup
 from kout_sim.players.baloot_heuristic import choose_baloot
 from kout_sim.players.kout_heuristic import choose_kout
+from kout_sim.players.turn import Turn, turn_of
 from kout_sim.reference import stream as RS
 from kout_sim.rules import KoutPreset, Rules, get_rules, preset_names
 
@@ -134,10 +135,10 @@ def check_preset(
             mask = hand.legal_mask()
             if mask & (mask - 1):  # more than one legal action: the heuristic decides
                 before = play.copy()
-                action = int(choose(hand.S, P, STR, MS, play, prm, mask))
+                action = int(choose(hand.S, turn_of(P, STR, MS, play, prm), mask))
                 for _ in range(2):
                     S2, changed = permute_hidden(hand.S, rules, rng)
-                    again = int(choose(S2, P, STR, MS, before.copy(), prm, mask))
+                    again = int(choose(S2, turn_of(P, STR, MS, before.copy(), prm), mask))
                     assert again == action, (preset, hand.phase, int(hand.S[L.S_TO_ACT]))
                     moved += changed
                 checked += 1
@@ -166,17 +167,10 @@ def test_heuristic_choices_ignore_the_hidden_cards(preset: str) -> None:
     assert moved > checked  # two permutations per decision: nearly every one moved cards
 
 
-def _peeking(
-    S: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
-    MS: np.ndarray,
-    rng: np.ndarray,
-    prm: object,
-    mask: int,
-) -> int:
+def _peeking(S: np.ndarray, turn: Turn, mask: int) -> int:
     """A player that looks at the next seat's cards: the test must catch it."""
-    nxt = int(S[L.S_HAND + (int(S[L.S_TO_ACT]) + 1) % (4 if P[L.P_N_PLAYERS] == 4 else 6)])
+    n = 4 if turn.P[L.P_N_PLAYERS] == 4 else 6
+    nxt = int(S[L.S_HAND + (int(S[L.S_TO_ACT]) + 1) % n])
     legal = C.cards_of(mask)
     return legal[(nxt & -nxt).bit_length() % len(legal)]
 

@@ -17,6 +17,7 @@ from kout_sim.engine.step import NumbaHand, actions_of_mask
 from kout_sim.engine.tables import tables_of
 from kout_sim.players import parse_lineup
 from kout_sim.players.ismcts import N_INT_ROWS, SEARCH
+from kout_sim.players.turn import turn_of
 from kout_sim.rules import get_rules
 from kout_sim.sim import play_hands
 
@@ -36,7 +37,7 @@ def _search(preset: str, S: np.ndarray, rng: np.ndarray, spec: str = "ismcts") -
     nodes = np.empty((N_INT_ROWS, ITERATIONS + 2), dtype=np.int64)
     value = np.empty(ITERATIONS + 2, dtype=np.float64)
     MS = np.zeros(L.M_SIZE, dtype=np.int64)
-    action = int(SEARCH[fam](S.copy(), P, STR, MS, rng, row, mask, nodes, value))
+    action = int(SEARCH[fam](S.copy(), turn_of(P, STR, MS, rng, row, (nodes, value)), mask))
     assert (mask >> action) & 1, "the search chose an illegal action"
     return action
 

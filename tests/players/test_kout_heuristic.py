@@ -21,6 +21,7 @@ from kout_sim.engine.tables import tables_of
 from kout_sim.players import PLAYERS, parse_lineup
 from kout_sim.players.kout_heuristic import KOUT_PARAMS, choose_kout, score_adjust
 from kout_sim.players.registry import N_PARAMS
+from kout_sim.players.turn import turn_of
 from kout_sim.rules import get_rules
 from kout_sim.sim import play_hands, play_matches
 
@@ -47,7 +48,7 @@ def _decide(record: dict[str, Any], spec: str = "heuristic") -> tuple[Any, list[
     seed_stream(rng, 0, 0, LANE_PLAY)
     MS = np.zeros(L.M_SIZE, dtype=np.int64)
     mask = hand.legal_mask()
-    action = int(choose_kout(hand.S, hand.P, hand.STR, MS, rng, prm, mask))
+    action = int(choose_kout(hand.S, turn_of(hand.P, hand.STR, MS, rng, prm), mask))
     assert (mask >> action) & 1, "the heuristic chose an illegal action"
     return actions_of_mask(hand.phase, 1 << action)[0], hand.legal_actions()
 

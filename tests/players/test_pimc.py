@@ -16,6 +16,7 @@ from kout_sim.players import sampler as SP
 from kout_sim.players.heuristic import choose_heuristic
 from kout_sim.players.pimc import PIMC, ROLLOUT, baloot_net, baloot_threshold
 from kout_sim.players.searches import no_pool
+from kout_sim.players.turn import turn_of
 from kout_sim.rules import Rules, get_rules
 from kout_sim.sim import play_hands, play_matches
 from kout_sim.solver import Solver
@@ -46,7 +47,7 @@ def _decide(preset: str, S: np.ndarray, rng: np.ndarray, spec: str = "pimc:sampl
     fam = int(P[L.P_FAMILY])
     mask = int(legal_mask(S, P, STR, fam))
     MS = np.zeros(L.M_SIZE, dtype=np.int64)
-    action = int(PIMC[fam](S.copy(), P, STR, MS, rng, _row(preset, spec), mask, *no_pool()))
+    action = int(PIMC[fam](S.copy(), turn_of(P, STR, MS, rng, _row(preset, spec), no_pool()), mask))
     assert (mask >> action) & 1, "PIMC chose an illegal action"
     return action
 
@@ -102,7 +103,7 @@ def _heuristic_first(
     mask = int(legal_mask(S, P, STR, fam))
     MS = np.zeros(L.M_SIZE, dtype=np.int64)
     prm = _row(preset, spec)
-    heuristic = int(choose_heuristic(S, P, STR, MS, rng, prm[ROLLOUT:], mask, fam))
+    heuristic = int(choose_heuristic(S, turn_of(P, STR, MS, rng, prm[ROLLOUT:]), mask, fam))
     return rules, P, STR, mask, heuristic
 
 

@@ -22,6 +22,7 @@ from kout_sim.players.ismcts import N_INT_ROWS, SEARCH
 from kout_sim.players.kinds import KIND_ISMCTS, KIND_PIMC
 from kout_sim.players.pimc import PIMC
 from kout_sim.players.searches import no_pool
+from kout_sim.players.turn import turn_of
 from kout_sim.replay import replay_hand
 from kout_sim.rules import Rules, get_rules
 from kout_sim.sim import bid_fork as BF
@@ -157,11 +158,11 @@ def _restricted_choice(hand: Hand, S: np.ndarray, rng: np.ndarray, allowed: int)
         nodes = np.empty((N_INT_ROWS, cap), dtype=np.int64)
         value = np.empty(cap, dtype=np.float64)
         search = SEARCH[family]
-        return int(search(S.copy(), hand.P, hand.STR, MS, rng.copy(), row, allowed, nodes, value))
+        turn = turn_of(hand.P, hand.STR, MS, rng.copy(), row, (nodes, value))
+        return int(search(S.copy(), turn, allowed))
     if hand.kinds[seat] == KIND_PIMC:
-        return int(
-            PIMC[family](S.copy(), hand.P, hand.STR, MS, rng.copy(), row, allowed, *no_pool())
-        )
+        turn = turn_of(hand.P, hand.STR, MS, rng.copy(), row, no_pool())
+        return int(PIMC[family](S.copy(), turn, allowed))
     return None
 
 
