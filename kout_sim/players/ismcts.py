@@ -44,7 +44,7 @@ from ..engine.rng import below, next_u64
 from .auction import reject_step
 from .heuristic import choose_heuristic
 from .kinds import Param, auction_params
-from .sampler import deal_hidden, knowledge_arrays, plan_position
+from .sampler import deal_hidden, plan_position
 from .turn import Turn, with_row
 
 ISMCTS_PARAMS: tuple[Param, ...] = (
@@ -182,13 +182,12 @@ def _make_search(family: int) -> Callable[..., int]:
         replay = np.empty(S_SIZE, dtype=np.int64)
         tries = max(1, int(prm[6])) if prm[5] != 0 else 0  # 0: the exact sampler alone
         # what the seat knows is the same in every iteration: found once, dealt from each time
-        known, need, cls, lo, hi = knowledge_arrays()
-        plan, V = plan_position(S, P, STR, seat, known, need, cls, lo, hi)
+        hidden = plan_position(S, P, STR, seat)
         for _ in range(iterations):
             t = 0
             top = np.int64(-1)
             while True:  # with auction=1 (Kout): rejection against the calls (.auction)
-                deal_hidden(S, P, seat, rng, D, known, need, cls, lo, hi, plan, V)
+                deal_hidden(S, P, seat, rng, D, hidden)
                 t += 1
                 if family == FAMILY_BALOOT:  # pruned: no auction replay in Baloot
                     break

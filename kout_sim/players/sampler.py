@@ -67,6 +67,7 @@ its scratch; one module keeps them in one numba cache key, and the tests read th
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -593,67 +594,51 @@ def determinize(
     int
         0, or -1 if the state is inconsistent (``out_S`` is then a plain copy).
     """
-    known, need, cls, lo, hi = knowledge_arrays()
-    plan, V = plan_position(S, P, STR, seat, known, need, cls, lo, hi)
-    return deal_hidden(S, P, seat, rng, out_S, known, need, cls, lo, hi, plan, V)
+    return deal_hidden(S, P, seat, rng, out_S, plan_position(S, P, STR, seat))
+
+
+class HiddenPlan(NamedTuple):
+    """The hidden cards of one position as a seat sees them, planned for drawing
+    (:func:`plan_position`; the arrays of :func:`constraints` and of :func:`plan_hidden`)."""
+
+    known: np.ndarray  # int64[MAX_SLOTS]: the cards known to be in each slot
+    need: np.ndarray  # int64[MAX_SLOTS]: how many hidden cards each slot holds
+    cls: np.ndarray  # int64[MAX_CLASSES]: the card mask of each class
+    lo: np.ndarray  # int64[MAX_SLOTS, MAX_CLASSES]: the fewest cards of a class a slot holds
+    hi: np.ndarray  # int64[MAX_SLOTS, MAX_CLASSES]: the most
+    plan: np.ndarray  # int64[PLAN_SIZE]: the plan (PL_ offsets; status -1: inconsistent state)
+    V: np.ndarray  # float64[m + 1, T]: the DP table of the constrained classes
 
 
 @jit_alloc
-def knowledge_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Scratch ``known, need, cls, lo, hi`` for :func:`constraints` and :func:`plan_position`."""
-    return (
-        np.empty(MAX_SLOTS, dtype=np.int64),
-        np.empty(MAX_SLOTS, dtype=np.int64),
-        np.empty(MAX_CLASSES, dtype=np.int64),
-        np.empty((MAX_SLOTS, MAX_CLASSES), dtype=np.int64),
-        np.empty((MAX_SLOTS, MAX_CLASSES), dtype=np.int64),
-    )
-
-
-@jit_alloc
-def plan_position(
-    S: np.ndarray,
-    P: np.ndarray,
-    STR: np.ndarray,
-    seat: int,
-    known: np.ndarray,
-    need: np.ndarray,
-    cls: np.ndarray,
-    lo: np.ndarray,
-    hi: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`constraints` (into the arrays given) and :func:`plan_hidden` of ``S`` seen by
-    ``seat``: everything :func:`deal_hidden` needs that draws nothing (the plan's status -1 when
-    the state is inconsistent)."""
+def plan_position(S: np.ndarray, P: np.ndarray, STR: np.ndarray, seat: int) -> HiddenPlan:
+    """:func:`constraints` and :func:`plan_hidden` of ``S`` seen by ``seat``: everything
+    :func:`deal_hidden` needs that draws nothing (the plan's status -1 when the state is
+    inconsistent). A search drawing many deals from one position plans once."""
+    known = np.empty(MAX_SLOTS, dtype=np.int64)
+    need = np.empty(MAX_SLOTS, dtype=np.int64)
+    cls = np.empty(MAX_CLASSES, dtype=np.int64)
+    lo = np.empty((MAX_SLOTS, MAX_CLASSES), dtype=np.int64)
+    hi = np.empty((MAX_SLOTS, MAX_CLASSES), dtype=np.int64)
     n_cls = constraints(S, P, STR, seat, known, need, cls, lo, hi)
     if n_cls < 0:
         plan = np.zeros(PLAN_SIZE, dtype=np.int64)
         plan[PL_STATUS] = -1
-        return plan, np.zeros((1, 1), dtype=np.float64)
-    return plan_hidden(need, cls, n_cls, lo, hi)
+        return HiddenPlan(known, need, cls, lo, hi, plan, np.zeros((1, 1), dtype=np.float64))
+    plan, V = plan_hidden(need, cls, n_cls, lo, hi)
+    return HiddenPlan(known, need, cls, lo, hi, plan, V)
 
 
 @jit_alloc
 def deal_hidden(
-    S: np.ndarray,
-    P: np.ndarray,
-    seat: int,
-    rng: np.ndarray,
-    out_S: np.ndarray,
-    known: np.ndarray,
-    need: np.ndarray,
-    cls: np.ndarray,
-    lo: np.ndarray,
-    hi: np.ndarray,
-    plan: np.ndarray,
-    V: np.ndarray,
+    S: np.ndarray, P: np.ndarray, seat: int, rng: np.ndarray, out_S: np.ndarray, h: HiddenPlan
 ) -> int:
-    """:func:`determinize` from the :func:`plan_position` of ``S`` and ``seat`` (the arrays it
-    filled, its plan and table): a search drawing many deals from one position plans once. The
-    same draws from ``rng`` as :func:`determinize`."""
+    """:func:`determinize` from ``h``, the :func:`plan_position` of ``S`` and ``seat``: the same
+    draws from ``rng``."""
+    known, need, plan = h.known, h.need, h.plan
     copy_into(out_S, S)  # a loop: the slice assignment pulls in numba's shape-error code
     dealt = plan[PL_DRAWN : PL_DRAWN + MAX_SLOTS]
-    if draw_hidden(rng, plan, V, cls, lo, hi, dealt) < 0:
+    if draw_hidden(rng, plan, h.V, h.cls, h.lo, h.hi, dealt) < 0:
         return -1
     n = P[P_N_PLAYERS]
     for s in range(n):

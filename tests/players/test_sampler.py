@@ -638,15 +638,14 @@ def test_a_plan_reused_draws_what_determinize_draws(preset: str) -> None:
     for tricks in (1, 3):
         for S in first_leads(rules, 6, seed=3, tricks=tricks):
             seat = int(S[L.S_TO_ACT])
-            known, need, cls, lo, hi = SP.knowledge_arrays()
-            plan, V = SP.plan_position(S, P, STR, seat, known, need, cls, lo, hi)
-            constrained += int(plan[SP.PL_K] > 0)
+            hidden = SP.plan_position(S, P, STR, seat)
+            constrained += int(hidden.plan[SP.PL_K] > 0)
             a, b = np.empty(4, np.uint64), np.empty(4, np.uint64)
             seed_stream(a, 5, tricks, 0)
             b[:] = a
             D1, D2 = np.empty_like(S), np.empty_like(S)
             for _ in range(20):
                 assert SP.determinize(S, P, STR, seat, a, D1) == 0
-                assert SP.deal_hidden(S, P, seat, b, D2, known, need, cls, lo, hi, plan, V) == 0
+                assert SP.deal_hidden(S, P, seat, b, D2, hidden) == 0
                 assert np.array_equal(D1, D2)
     assert constrained > 0  # some positions had a constrained class (the DP path)
