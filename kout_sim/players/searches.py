@@ -14,7 +14,7 @@ from numba import types
 
 from ..engine._jit import KernelPointer, jit
 from ..engine.layout import FAMILY_BALOOT, FAMILY_KOUT
-from .ismcts import N_INT_ROWS, search_baloot, search_kout
+from .ismcts import search_baloot, search_kout
 from .kinds import KIND_ISMCTS, KIND_PIMC
 from .pimc import CALLS, par_kout, pimc_baloot, pimc_kout
 from .turn import TURN_TYPE, Turn
@@ -59,9 +59,3 @@ def search_pointers(
         pimc if is_pimc.any() else _NONE,
         par if (params[: len(kinds)][is_pimc, CALLS] != 0).any() else _NONE,
     )
-
-
-def no_pool() -> tuple[np.ndarray, np.ndarray]:
-    """An empty node pool: the ``nodes, value`` of a PIMC decision called from Python (the
-    types of :data:`SIGNATURE`, so the call runs the kernel the drivers point to)."""
-    return np.empty((N_INT_ROWS, 0), dtype=np.int64), np.empty(0, dtype=np.float64)

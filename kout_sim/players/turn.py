@@ -64,7 +64,9 @@ def turn_of(
     pool: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Turn:
     """A :class:`Turn` built in Python (tests, benches, the warm-up), with an empty node pool
-    unless ``pool`` (``nodes, value``) is given."""
+    unless ``pool`` (``nodes, value``) is given: a PIMC or heuristic decision needs none. The
+    arrays have the types of :data:`TURN_TYPE`, so a search called from Python runs the kernel the
+    drivers point to."""
     if pool is None:
         pool = np.empty((0, 0), dtype=np.int64), np.empty(0, dtype=np.float64)
     nodes, value = pool

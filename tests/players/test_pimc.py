@@ -15,7 +15,6 @@ from kout_sim.players import parse_lineup
 from kout_sim.players import sampler as SP
 from kout_sim.players.heuristic import choose_heuristic
 from kout_sim.players.pimc import PIMC, ROLLOUT, baloot_net, baloot_threshold
-from kout_sim.players.searches import no_pool
 from kout_sim.players.turn import turn_of
 from kout_sim.rules import Rules, get_rules
 from kout_sim.sim import play_hands, play_matches
@@ -47,7 +46,7 @@ def _decide(preset: str, S: np.ndarray, rng: np.ndarray, spec: str = "pimc:sampl
     fam = int(P[L.P_FAMILY])
     mask = int(legal_mask(S, P, STR, fam))
     MS = np.zeros(L.M_SIZE, dtype=np.int64)
-    action = int(PIMC[fam](S.copy(), turn_of(P, STR, MS, rng, _row(preset, spec), no_pool()), mask))
+    action = int(PIMC[fam](S.copy(), turn_of(P, STR, MS, rng, _row(preset, spec)), mask))
     assert (mask >> action) & 1, "PIMC chose an illegal action"
     return action
 

@@ -21,7 +21,6 @@ from kout_sim.players import parse_lineup
 from kout_sim.players.ismcts import N_INT_ROWS, SEARCH
 from kout_sim.players.kinds import KIND_ISMCTS, KIND_PIMC
 from kout_sim.players.pimc import PIMC
-from kout_sim.players.searches import no_pool
 from kout_sim.players.turn import turn_of
 from kout_sim.replay import replay_hand
 from kout_sim.rules import Rules, get_rules
@@ -161,7 +160,7 @@ def _restricted_choice(hand: Hand, S: np.ndarray, rng: np.ndarray, allowed: int)
         turn = turn_of(hand.P, hand.STR, MS, rng.copy(), row, (nodes, value))
         return int(search(S.copy(), turn, allowed))
     if hand.kinds[seat] == KIND_PIMC:
-        turn = turn_of(hand.P, hand.STR, MS, rng.copy(), row, no_pool())
+        turn = turn_of(hand.P, hand.STR, MS, rng.copy(), row)
         return int(PIMC[family](S.copy(), turn, allowed))
     return None
 
