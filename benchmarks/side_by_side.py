@@ -12,7 +12,10 @@ run):
    the result row, timed as ``benchmarks/profile_kernels.py`` times its last stage (its
    "whole hand, per card"). OpenSpiel: ``--games`` oh_hell games played by C++ uniform random
    bots through ``pyspiel.evaluate_bots`` (chance, bids and cards all in C++); the cards actually
-   played are counted from each game's history.
+   played are counted from each game's history. In the same rounds, the floor of
+   :mod:`benchmarks.floor_kernel` (a plain bitmask kernel playing Kout-like random hands with the
+   engine's random choice): OpenSpiel's cost over it is the highest per-card ratio an engine that
+   chooses its cards as kout_sim does can reach on the machine at hand.
 2. **ISMCTS at equal iterations.** kout_sim's ``ismcts`` (1,000 iterations) at the positions of
    ``kout-sim bench --players ismcts`` (the lead of the third trick of heuristic hands), ms per
    decision as that bench measures it; OpenSpiel's C++ ``ISMCTSBot`` (random rollouts, 1,000
@@ -39,6 +42,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
+from benchmarks.floor_kernel import floor_per_card
 from benchmarks.profile_kernels import whole_hands
 from kout_sim.bench import MID_HAND_TRICK, bench_search
 from kout_sim.rules import get_rules
@@ -216,19 +220,16 @@ def spiel_python_loop(spiel: ModuleType, games: int, seed: int) -> Callable[[], 
 
 
 def alternate(
-    pairs: Sequence[tuple[Callable[[], float], Callable[[], float]]], repeats: int
-) -> list[tuple[list[float], list[float]]]:
-    """Each pair's two calls ``repeats`` times, alternating (the first of a pair first on even
-    rounds, second on odd ones), every pair in each round; the figures of each call."""
-    out: list[tuple[list[float], list[float]]] = [([], []) for _ in pairs]
+    groups: Sequence[Sequence[Callable[[], float]]], repeats: int
+) -> list[list[list[float]]]:
+    """Each group's calls ``repeats`` times, alternating (in the group's order on even rounds,
+    reversed on odd ones), every group in each round; the figures of each call."""
+    out: list[list[list[float]]] = [[[] for _ in group] for group in groups]
     for r in range(repeats):
-        for (a, b), (fa, fb) in zip(pairs, out, strict=True):
-            if r % 2 == 0:
-                fa.append(a())
-                fb.append(b())
-            else:
-                fb.append(b())
-                fa.append(a())
+        for group, figures in zip(groups, out, strict=True):
+            order = range(len(group)) if r % 2 == 0 else range(len(group) - 1, -1, -1)
+            for i in order:
+                figures[i].append(group[i]())
     return out
 
 
@@ -248,6 +249,24 @@ def figure(name: str, unit: str, kout: list[float], spiel: list[float]) -> dict[
     }
 
 
+def floor_figure(kout: list[float], spiel: list[float], floor: list[float]) -> dict[str, Any]:
+    """The plain bitmask kernel of :mod:`benchmarks.floor_kernel`, timed in the same rounds: its
+    median, kout_sim's cost over it, and OpenSpiel's over it (the highest per-card ratio any
+    engine choosing its cards as kout_sim does could reach on this machine)."""
+    median = statistics.median(floor)
+    return {
+        "what": (
+            "the floor: a plain bitmask kernel (Kout-like random hands, the whole hand in "
+            "registers, the engine's random choice; no auction, jokers or result row)"
+        ),
+        "unit": "ns",
+        "floor": round(median, 3),
+        "kout_sim_over_floor": round(statistics.median(kout) / median, 2),
+        "openspiel_over_floor": round(statistics.median(spiel) / median, 2),
+        "floor_runs": [round(x, 3) for x in floor],
+    }
+
+
 def side_by_side(
     repeats: int, hands: int, games: int, positions: int, seed: int, python_loop: bool = True
 ) -> dict[str, Any]:
@@ -257,9 +276,12 @@ def side_by_side(
     card_spiel = spiel_per_card(spiel, games, seed)
     search_kout = kout_ismcts(positions, seed)
     search_spiel = spiel_ismcts(spiel, positions, seed)
+    card_floor, _ = floor_per_card(hands, seed)
     card_spiel()  # warm up
     search_kout()  # compile (or load) and warm up
-    (ck, cs), (sk, ss) = alternate([(card_kout, card_spiel), (search_kout, search_spiel)], repeats)
+    (ck, cs, cf), (sk, ss) = alternate(
+        [(card_kout, card_spiel, card_floor), (search_kout, search_spiel)], repeats
+    )
     result: dict[str, Any] = {
         "kout_sim": f"{PRESET} random, play_all_tricks=true, {hands:,} hands ({cards:,} cards)",
         "openspiel": (
@@ -269,6 +291,7 @@ def side_by_side(
         "repeats": repeats,
         "seed": seed,
         "per_card": figure("per card played, random players, whole hands", "ns", ck, cs),
+        "floor": floor_figure(ck, cs, cf),
         "ismcts": figure(
             f"ISMCTS, {ITERATIONS:,} iterations, median over {positions} positions "
             f"(kout_sim: lead of trick {MID_HAND_TRICK + 1}; OpenSpiel: first card)",
@@ -331,6 +354,12 @@ def report(result: dict[str, Any]) -> str:
             lines.append(
                 f"  evaluate_bots' fixed cost, in the figure: {cost['ns_per_call']:,} ns a call; "
                 f"OpenSpiel net of it {cost['per_card_net_ns']:,} ns a card, {cost['ratio_net']}x"
+            )
+            floor = result["floor"]
+            lines.append(
+                f"  {floor['what']}: {floor['floor']:,} ns a card; kout_sim "
+                f"{floor['kout_sim_over_floor']}x it, OpenSpiel {floor['openspiel_over_floor']}x it "
+                "(the most a per-card ratio can be here with this random choice)"
             )
     lines.append(result["caveat"])
     loop = result.get("openspiel_python_loop")

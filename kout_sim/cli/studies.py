@@ -213,8 +213,8 @@ def study(
       baloot-modes  Baloot only: Sun and Hokum beside unsourced human rates
       joker-lead    Kout only: joker decisions forked (kout-sim forks): what a joker lead
                     (Kout Bo) or shedding the joker (Bahraini) is worth
-      bid-forks     Kout only: the first free bid decision played on once per legal call
-                    (kout-sim forks --kind bid): the paired bid guide
+      bid-forks     every preset: the first free bid decision played on once per legal
+                    call (kout-sim forks --kind bid): the paired bid guide
       ladder        the headline answers under a ladder of players (random, heuristic,
                     heuristic:bid_margin=0, ismcts, pimc; --players: one rung each) with a
                     verdict each, and the duels that rate them (not in all)

@@ -76,11 +76,21 @@ def test_alternate_swaps_the_order_every_round() -> None:
 
         return run
 
-    (a, b), (c, d) = sbs.alternate(
-        [(call("a", 1.0), call("b", 2.0)), (call("c", 3.0), call("d", 4.0))], 3
+    (a, b, e), (c, d) = sbs.alternate(
+        [
+            (call("a", 1.0), call("b", 2.0), call("e", 5.0)),
+            (call("c", 3.0), call("d", 4.0)),
+        ],
+        3,
     )
-    assert order == ["a", "b", "c", "d", "b", "a", "d", "c", "a", "b", "c", "d"]
-    assert (a, b, c, d) == ([1.0] * 3, [2.0] * 3, [3.0] * 3, [4.0] * 3)
+    assert order == ["a", "b", "e", "c", "d", "e", "b", "a", "d", "c", "a", "b", "e", "c", "d"]
+    assert (a, b, c, d, e) == ([1.0] * 3, [2.0] * 3, [3.0] * 3, [4.0] * 3, [5.0] * 3)
+
+
+def test_floor_figure_is_each_engine_over_the_floor_of_the_medians() -> None:
+    f = sbs.floor_figure([40.0, 50.0, 60.0], [1000.0, 1200.0, 1100.0], [20.0, 30.0, 25.0])
+    assert f["floor"] == 25.0
+    assert f["kout_sim_over_floor"] == 2.0 and f["openspiel_over_floor"] == 44.0
 
 
 def test_figure_is_openspiel_over_kout_sim_of_the_medians() -> None:
@@ -105,6 +115,7 @@ def test_openspiel_side_in_a_tiny_run() -> None:
     assert sbs.spiel_python_loop(spiel, 2, seed=1)() > 0
     result = sbs.side_by_side(repeats=1, hands=100, games=3, positions=1, seed=1)
     assert result["per_card"]["ratio"] > 0 and result["ismcts"]["ratio"] > 0
+    assert result["floor"]["floor"] > 0 and len(result["floor"]["floor_runs"]) == 1
     assert "caveat" in sbs.report(result).lower()
     cost = result["openspiel_call_cost"]
     assert cost["ns_per_call"] > 0 and cost["per_card_net_ns"] < result["per_card"]["openspiel"]
