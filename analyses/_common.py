@@ -93,18 +93,105 @@ def rate_table(
 
 
 def mean_columns(value: str | pl.Expr, z: float = Z95) -> list[pl.Expr]:
-    """Aggregations ``n``, ``mean``, ``sd``, ``low``, ``high`` of ``value`` (normal interval)."""
+    """Aggregations ``n``, ``mean``, ``sd``, ``low``, ``high`` of ``value`` (normal interval).
+
+    The standard deviation comes from the sums of the values and of their squares: for an
+    integer-valued ``value`` (every caller's: points, hands, tricks, differences of flags) those
+    sums are exact in floating point, so the figures are the same floats whatever order polars
+    adds the rows in (its own ``std`` of a group moves in the last digits from run to run).
+    """
     v = (pl.col(value) if isinstance(value, str) else value).cast(pl.Float64)
-    n = v.count()
-    sd = v.std(ddof=1)
-    half = z * sd / n.cast(pl.Float64).sqrt()
+    n = v.count().cast(pl.Float64)
+    s1 = v.sum()
+    var = ((v * v).sum() - s1 * s1 / n) / (n - 1.0)
+    sd = pl.when(n > 1).then(var.clip(lower_bound=0.0).sqrt())
+    half = z * sd / n.sqrt()
     return [
-        n.cast(pl.Int64).alias("n"),
+        v.count().cast(pl.Int64).alias("n"),
         v.mean().alias("mean"),
         sd.alias("sd"),
         (v.mean() - half).alias("low"),
         (v.mean() + half).alias("high"),
     ]
+
+
+def cluster_products(
+    lf: pl.LazyFrame,
+    group: list[str],
+    parts: Mapping[str, pl.Expr],
+    pairs: Iterable[tuple[str, str]],
+    cluster: str = "hand",
+) -> pl.LazyFrame:
+    """Per group of ``group``: for each pair ``(a, b)`` of ``pairs``, the sum over the clusters of
+    the product of the cluster's sums of ``parts[a]`` and ``parts[b]``, as column ``_q_a_b``.
+
+    With integer-valued parts (values, counts, flags) every one of these sums is an integer, exact
+    in floating point in any order: the result is the same float however polars splits and orders
+    the rows (it adds floats in an order that varies between runs). :func:`square_sum` turns them
+    into the sum over clusters of a squared weighted sum, the heart of a clustered variance."""
+    per_cluster = lf.group_by([*group, cluster]).agg(
+        **{f"_x_{k}": e.cast(pl.Float64).sum() for k, e in parts.items()}
+    )
+    return per_cluster.group_by(group).agg(
+        **{f"_q_{a}_{b}": (pl.col(f"_x_{a}") * pl.col(f"_x_{b}")).sum() for a, b in pairs}
+    )
+
+
+def pairs_of(names: Iterable[str]) -> list[tuple[str, str]]:
+    """Every pair ``(a, b)`` of ``names`` with ``a`` not after ``b``: what :func:`square_sum` of
+    weights on those names reads."""
+    names = list(names)
+    return [(a, b) for i, a in enumerate(names) for b in names[i:]]
+
+
+def square_sum(weights: Mapping[str, pl.Expr]) -> pl.Expr:
+    """The sum over clusters of ``(sum over k of weights[k] * X_k)²``, ``X_k`` the cluster's sum of
+    part ``k``, from the columns of :func:`cluster_products` with ``pairs_of(weights)``; the
+    weights are per-group expressions (means, counts)."""
+    names = list(weights)
+    terms = [
+        (1.0 if a == b else 2.0) * weights[a] * weights[b] * pl.col(f"_q_{a}_{b}")
+        for a, b in pairs_of(names)
+    ]
+    return pl.sum_horizontal(terms)
+
+
+def clustered_means(
+    lf: pl.LazyFrame, group: list[str], values: Mapping[str, str], cluster: str = "hand"
+) -> pl.LazyFrame:
+    """Per group: ``n`` (rows), ``hands`` (distinct clusters) and, for every ``name: column`` of
+    ``values`` (integer-valued), ``mean_<name>`` and its standard error ``se_<name>`` clustered by
+    ``cluster``: the square root of the sum over clusters of the squared summed residuals, over
+    ``n``. The same floats whatever the order of the rows (:func:`cluster_products`)."""
+    means = lf.group_by(group).agg(
+        pl.len().alias("n"),
+        pl.col(cluster).n_unique().alias("hands"),
+        *(pl.col(c).mean().alias(f"mean_{name}") for name, c in values.items()),
+    )
+    parts: dict[str, pl.Expr] = {}
+    pairs: list[tuple[str, str]] = []
+    for name, c in values.items():
+        parts[f"s{name}"] = pl.col(c)  # the cluster's sum of the values
+        parts[f"c{name}"] = pl.col(c).is_not_null()  # and how many it holds
+        pairs += pairs_of([f"s{name}", f"c{name}"])
+    squares = cluster_products(lf, group, parts, pairs, cluster)
+    # a cluster's summed residual is sum - count * mean
+    se = [
+        (
+            square_sum({f"s{name}": pl.lit(1.0), f"c{name}": -pl.col(f"mean_{name}")})
+            .clip(lower_bound=0.0)
+            .sqrt()
+            / pl.col("n")
+        ).alias(f"se_{name}")
+        for name in values
+    ]
+    return (
+        means.join(squares, on=group)
+        .with_columns(se)
+        .select(
+            *group, "n", "hands", *(c for name in values for c in (f"mean_{name}", f"se_{name}"))
+        )
+    )
 
 
 def mean_table(frame: Frame, by: list[str], value: str | pl.Expr, z: float = Z95) -> pl.DataFrame:

@@ -45,7 +45,15 @@ from kout_sim.engine.layout import BALOOT_CALL_NAMES
 from kout_sim.rules import Family
 
 from . import bid_success
-from ._common import Z95, Frame, baloot_hand, collect, family_of_preset, instant_hand
+from ._common import (
+    Z95,
+    Frame,
+    baloot_hand,
+    clustered_means,
+    collect,
+    family_of_preset,
+    instant_hand,
+)
 from .section import (
     ADVICE_PRIORITY,
     MIN_N,
@@ -152,24 +160,8 @@ def _check_measure(measure: str) -> None:
 
 def _clustered(lf: pl.LazyFrame, group: list[str], value: str, name: str) -> pl.LazyFrame:
     """Per group: ``n``, ``hands``, ``<name>`` (the mean of ``value``) and ``se_<name>``, the
-    standard error clustered by hand (square root of the summed squared per-hand residual sums,
-    over n)."""
-    means = lf.group_by(group).agg(
-        pl.len().alias("n"), pl.col("hand").n_unique().alias("hands"), pl.col(value).mean()
-    )
-    spread = (
-        lf.join(means.select(*group, pl.col(value).alias("_m")), on=group)
-        .group_by([*group, "hand"])
-        .agg((pl.col(value) - pl.col("_m")).sum().alias("_r"))
-        .group_by(group)
-        .agg((pl.col("_r") ** 2).sum().alias("_v"))
-    )
-    return (
-        means.join(spread, on=group)
-        .with_columns((pl.col("_v").sqrt() / pl.col("n")).alias(f"se_{name}"))
-        .rename({value: name})
-        .drop("_v")
-    )
+    standard error clustered by hand (:func:`analyses._common.clustered_means`)."""
+    return clustered_means(lf, group, {"v": value}).rename({"mean_v": name, "se_v": f"se_{name}"})
 
 
 def _sorted_calls(df: pl.DataFrame, keys: Sequence[str], column: str = "call") -> pl.DataFrame:

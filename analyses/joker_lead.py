@@ -36,7 +36,16 @@ import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from ._common import Z95, Frame, collect, wilson_columns
+from ._common import (
+    Z95,
+    Frame,
+    cluster_products,
+    clustered_means,
+    collect,
+    pairs_of,
+    square_sum,
+    wilson_columns,
+)
 
 MEASURES = ("net", "made", "tricks", "match_lost", "forced_joker")
 ROLE = (
@@ -56,31 +65,6 @@ def _pairs(forks: Frame, measure: str) -> pl.LazyFrame:
     )
 
 
-def _clustered_means(lf: pl.LazyFrame, group: list[str], values: dict[str, str]) -> pl.LazyFrame:
-    """Per group: ``n`` (rows), ``hands`` (distinct hands) and, for every ``name: column`` of
-    ``values``, ``mean_<name>`` and its standard error ``se_<name>`` clustered by hand (the square
-    root of the sum over hands of the squared summed residuals, over n)."""
-    means = lf.group_by(group).agg(
-        pl.len().alias("n"),
-        pl.col("hand").n_unique().alias("hands"),
-        *(pl.col(c).mean().alias(f"mean_{name}") for name, c in values.items()),
-    )
-    residuals = (
-        lf.join(means, on=group)
-        .group_by([*group, "hand"])
-        .agg((pl.col(c) - pl.col(f"mean_{n}")).sum().alias(f"_r_{n}") for n, c in values.items())
-        .group_by(group)
-        .agg((pl.col(f"_r_{name}") ** 2).sum().alias(f"_v_{name}") for name in values)
-    )
-    return (
-        means.join(residuals, on=group)
-        .with_columns(
-            (pl.col(f"_v_{name}").sqrt() / pl.col("n")).alias(f"se_{name}") for name in values
-        )
-        .drop(f"_v_{name}" for name in values)
-    )
-
-
 def paired_value(
     forks: Frame, by: Sequence[str] = (), measure: str = "net", z: float = Z95
 ) -> pl.DataFrame:
@@ -95,7 +79,7 @@ def paired_value(
     group = keys or ["_all"]
     lf = _pairs(forks, measure).with_columns(_all=pl.lit(0))
     out = (
-        _clustered_means(lf, group, {"joker": "_a", "other": "_b", "diff": "_d"})
+        clustered_means(lf, group, {"joker": "_a", "other": "_b", "diff": "_d"})
         .rename({"mean_diff": "diff", "se_diff": "se"})
         .with_columns(se_unpaired=(pl.col("se_joker") ** 2 + pl.col("se_other") ** 2).sqrt())
         .with_columns(
@@ -138,7 +122,7 @@ def observed_value(forks: Frame, by: Sequence[str] = (), measure: str = "net") -
         .filter(value.is_not_null())
         .with_columns(_v=value, _arm=pl.col("chose_joker"), _all=pl.lit(0))
     )
-    arms = _clustered_means(lf, [*group, "_arm"], {"v": "_v"})
+    arms = clustered_means(lf, [*group, "_arm"], {"v": "_v"})
     joker = arms.filter(pl.col("_arm")).select(
         *group,
         pl.col("n").alias("n_joker"),
@@ -152,21 +136,26 @@ def observed_value(forks: Frame, by: Sequence[str] = (), measure: str = "net") -
         pl.col("se_v").alias("_seo"),
     )
     both = joker.join(other, on=group, how="inner")
-    # each decision's share of the difference of the two means, summed per hand
-    share = (
-        pl.when(pl.col("_arm"))
-        .then((pl.col("_v") - pl.col("observed_joker")) / pl.col("n_joker"))
-        .otherwise(-(pl.col("_v") - pl.col("observed_other")) / pl.col("n_other"))
-    )
-    variance = (
-        lf.join(both, on=group)
-        .group_by([*group, "hand"])
-        .agg(share.sum().alias("_r"))
-        .group_by(group)
-        .agg((pl.col("_r") ** 2).sum().alias("_var"))
-    )
+    # a hand's share of the difference of the two means: (A - K mean_joker) / n_joker -
+    # (B - L mean_other) / n_other, from its joker decisions' sum A and count K and its other
+    # decisions' B and L (exact sums: the same floats in any row order)
+    arm = pl.col("_arm")
+    parts = {
+        "a": pl.when(arm).then(pl.col("_v")).otherwise(0.0),
+        "k": arm,
+        "b": pl.when(arm).then(0.0).otherwise(pl.col("_v")),
+        "l": ~arm,
+    }
+    weights = {
+        "a": 1.0 / pl.col("n_joker"),
+        "k": -pl.col("observed_joker") / pl.col("n_joker"),
+        "b": -1.0 / pl.col("n_other"),
+        "l": pl.col("observed_other") / pl.col("n_other"),
+    }
+    variance = cluster_products(lf, group, parts, pairs_of(parts))
     out = (
         both.join(variance, on=group)
+        .with_columns(_var=square_sum(weights).clip(lower_bound=0.0))
         .with_columns(
             diff=pl.col("observed_joker") - pl.col("observed_other"),
             se=pl.col("_var").sqrt(),
@@ -176,6 +165,7 @@ def observed_value(forks: Frame, by: Sequence[str] = (), measure: str = "net") -
             low=pl.col("diff") - Z95 * pl.col("se"), high=pl.col("diff") + Z95 * pl.col("se")
         )
         .drop("_sej", "_seo", "_var", *([] if keys else ["_all"]))
+        .select(pl.exclude("^_q_.*$"))
         .collect()
     )
     return out.sort(keys) if keys else out

@@ -24,6 +24,8 @@ from ._common import (
     bidder_net_points,
     has_bidder,
     instant_hand,
+    mean_columns,
+    mean_table,
     relative_seat,
     require_columns,
     team_points,
@@ -88,19 +90,16 @@ def bidder_results(hands: Frame) -> pl.DataFrame:
         ).alias("_not_points"),
     )
     net = pl.when(pl.col("_not_points")).then(None).otherwise(pl.col("net_points"))
-    net = net.cast(pl.Float64)
-    sd = net.std(ddof=1)
-    m = net.mean()
-    half = 1.96 * sd / net.count().cast(pl.Float64).sqrt()
+    points_n, mean, _, low, high = mean_columns(net)
     out = (
         lf.group_by(["preset", "seat_rel"])
         .agg(
             pl.col("made").fill_null(False).sum().cast(pl.Int64).alias("k"),
             pl.col("made").count().cast(pl.Int64).alias("n"),
-            net.count().cast(pl.Int64).alias("points_n"),
-            m.alias("points_mean"),
-            (m - half).alias("points_low"),
-            (m + half).alias("points_high"),
+            points_n.alias("points_n"),
+            mean.alias("points_mean"),
+            low.alias("points_low"),
+            high.alias("points_high"),
         )
         .sort(["preset", "seat_rel"])
         .collect()
@@ -125,22 +124,7 @@ def seat_points(hands: Frame) -> pl.DataFrame:
                 team_points(seat % 2).fill_null(0).cast(pl.Float64).alias("points"),
             )
         )
-    both = pl.concat(parts)
-    v = pl.col("points")
-    sd = v.std(ddof=1)
-    half = 1.96 * sd / v.count().cast(pl.Float64).sqrt()
-    return (
-        both.group_by(["preset", "seat_rel"])
-        .agg(
-            v.count().cast(pl.Int64).alias("n"),
-            v.mean().alias("mean"),
-            sd.alias("sd"),
-            (v.mean() - half).alias("low"),
-            (v.mean() + half).alias("high"),
-        )
-        .sort(["preset", "seat_rel"])
-        .collect()
-    )
+    return mean_table(pl.concat(parts), ["preset", "seat_rel"], "points")
 
 
 def first_dealer_wins(matches: Frame) -> pl.DataFrame:

@@ -8,6 +8,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -89,6 +90,17 @@ def test_paired_differences_recomputed_the_long_way(bid_run: Path) -> None:
         assert cell["se_unpaired"] == pytest.approx(math.hypot(se_a, se_b))
         if se > 0:
             assert cell["ratio"] == pytest.approx(math.hypot(se_a, se_b) / se)
+
+
+def test_call_values_and_differences_are_the_same_floats_in_any_row_order(bid_run: Path) -> None:
+    raw = load(bid_run)["bid_forks"].collect()
+    rng = np.random.default_rng(9)
+    values = BFA.call_values(raw)
+    diffs = BFA.paired_differences(raw)
+    for _ in range(3):
+        shuffled = raw[rng.permutation(len(raw))]
+        assert BFA.call_values(shuffled).equals(values)
+        assert BFA.paired_differences(shuffled).equals(diffs)
 
 
 def test_holm_is_the_step_down_correction() -> None:

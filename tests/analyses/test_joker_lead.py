@@ -218,6 +218,19 @@ def test_observed_value_compares_the_players_own_choices(forks_run: Path) -> Non
         assert row["ratio_observed"] == pytest.approx(row["width_observed"] / row["width_paired"])
 
 
+def test_the_values_are_the_same_floats_in_any_row_order(forks_run: Path) -> None:
+    # integer outcomes: every sum behind a mean and a clustered error is exact, so polars'
+    # varying order of addition cannot move a digit (two reports of the same runs are equal)
+    raw = pl.read_parquet(forks_run / "forks" / "*.parquet")
+    rng = np.random.default_rng(8)
+    paired = jl.paired_value(raw, ["bidding_team"], "net")
+    observed = jl.observed_value(raw, ["bidding_team"], "net")
+    for _ in range(3):
+        shuffled = raw[rng.permutation(len(raw))]
+        assert jl.paired_value(shuffled, ["bidding_team"], "net").equals(paired)
+        assert jl.observed_value(shuffled, ["bidding_team"], "net").equals(observed)
+
+
 def _synthetic_forks(hands: int, seed: int, both_arms: bool) -> pl.DataFrame:
     """Two forks a hand, from a model whose standard errors are known: the hand adds ``a`` (sd
     3) to every outcome of the hand, each fork ``e`` (sd 1) to both its branches, the joker -1
