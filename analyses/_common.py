@@ -189,7 +189,11 @@ def clustered_means(
         means.join(squares, on=group)
         .with_columns(se)
         .select(
-            *group, "n", "hands", *(c for name in values for c in (f"mean_{name}", f"se_{name}"))
+            *group,
+            "n",
+            "hands",
+            *(f"mean_{name}" for name in values),
+            *(f"se_{name}" for name in values),
         )
     )
 
