@@ -914,6 +914,23 @@ def _through(C: np.ndarray, gain: int, child: int) -> int:
 
 
 @jit
+def _child_bound(C: np.ndarray, gain: int, t: int) -> int:
+    """The child's threshold for the parent's question "is the move worth ``t`` or more?", the
+    move worth :func:`_through` of the child's value: ``t - gain``, but a forced-joker sentinel
+    takes no gain, so a threshold just above the loss sentinel asks whether the child is not that
+    sentinel, and one above the win sentinel is never met (a child's window shifted by the gain
+    alone asked "at least the sentinel?" there, always true, and a parent took the answer, the
+    sentinel, for a value at most its alpha: RULES.md 2.8)."""
+    c = t - gain
+    if C[C_FORCED] != 0:
+        if t > -SENT and c <= -SENT:
+            return -SENT + 1
+        if t > SENT and c <= SENT:
+            return SENT + 1
+    return c
+
+
+@jit
 def _last_trick(
     S: np.ndarray, P: np.ndarray, STR: np.ndarray, C: np.ndarray, W: np.ndarray, d: int
 ) -> int:
@@ -1332,7 +1349,8 @@ def _search(Wp: Any, ttp: Any, alpha: int, beta: int) -> int:
         save(S, W, d)
         gain = play(S, P, STR, C, card)
         wcard = C[C_WCARD]
-        v = _through(C, gain, _search(Wp, ttp, alpha - gain, beta - gain))
+        lo_c = _child_bound(C, gain, alpha + 1) - 1
+        v = _through(C, gain, _search(Wp, ttp, lo_c, _child_bound(C, gain, beta)))
         if k == n - 1 and wcard < 52 and _relative_keys(C):
             C[C_REL_OUT] |= ONE << wcard
         unplay(S, W, d, seat, card)
@@ -1356,7 +1374,8 @@ def _search(Wp: Any, ttp: Any, alpha: int, beta: int) -> int:
         save(S, W, d)
         gain = play(S, P, STR, C, card)
         wcard = C[C_WCARD]
-        v = _through(C, gain, _search(Wp, ttp, a - gain, b - gain))
+        lo_c = _child_bound(C, gain, a + 1) - 1
+        v = _through(C, gain, _search(Wp, ttp, lo_c, _child_bound(C, gain, b)))
         mrel = np.int64(0)
         if track:
             mrel = C[C_REL_OUT]

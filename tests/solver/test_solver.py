@@ -608,13 +608,35 @@ def test_2_8_a_fresh_solver_values_the_forced_joker_position_as_the_reference() 
     assert Solver(rules).value(child) == 6
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug, found 2026-12-05 (docs/solver.md, 'Known problem'): a value() after "
-    "another search of the same Bahraini deal can return the forced-joker sentinel",
-)
 def test_2_8_a_value_after_another_search_of_the_same_deal_is_the_value() -> None:
+    # the table and the killer moves the first search leaves change the order of the second;
+    # the value must not change with it (it was -1 before the child windows of _child_bound)
     parent, child = _bh_position()
     solver = Solver(get_rules("kout_bh_4"))
     assert solver.value(parent) == 7
-    assert solver.value(child) == 6  # returns -1: the bug
+    assert solver.value(child) == 6
+
+
+def test_2_8_a_trick_won_before_a_forced_joker_line_keeps_the_value() -> None:
+    """Seat 0 (defence) follows to AH; then the bidder leads KH holding only JK besides, and his
+    partner ruffs (TC) so that the joker is played into the last trick, not led: 7 tricks. A null
+    window just above the loss sentinel, shifted by the trick's gain, asked the child "at least
+    the sentinel?" (always true), and the parent read the answer as a loss: the value was -1
+    while every card's value was 7 (RULES.md 2.6, 2.7, 2.8)."""
+    record = {
+        "rules": "kout_bh_4",
+        "options": {},
+        "dealer": 1,
+        "hands": [
+            ["9C", "9H", "8H", "JH", "TH", "AD", "QC", "9S"],
+            ["7C", "AS", "KH", "JK", "KC", "JS", "AH", "AC"],
+            ["KS", "KD", "QS", "QD", "7H", "8S", "7S", "9D"],
+            ["JD", "TD", "8C", "TC", "JC", "QH", "8D", "TS"],
+        ],
+        "trump": "C",
+        "calls": [5, 6, "pass", 7],
+        "plays": "KD JD AD KC AC QD JC QC JS KS TS 9S QS 8C 8H AS TD TH 7C 9D AH 7H QH".split(),  # noqa: SIM905
+    }
+    fast = solve(record)
+    assert fast == {**solve_record(record), "forced_joker_loser": None}
+    assert fast["tricks"] == 7 and fast["cards"] == {"9H": 7, "JH": 7}
