@@ -21,7 +21,7 @@ from .engine import layout as L
 from .engine.tables import tables_of
 from .players import Lineup
 from .rules import Rules, get_rules
-from .sim.batch import check_seed, check_workers, lineup_of, play_hands
+from .sim.batch import check_seed, check_workers, lineup_of, play_hands, setup_of
 
 MAX_BENCH_HANDS = 20_000_000
 """The most hands one bench repeat plays: its result rows (10 GB at this size) are held at once."""
@@ -170,19 +170,17 @@ def heuristic_leads(
     before it; hands voided or ended before that lead are skipped. Each state is a fresh array."""
     from .drivers.play import hand_traced
 
-    P, STR = tables_of(rules)
-    heuristic = lineup_of(rules, "heuristic")
-    kinds, params = heuristic.kinds, heuristic.params(rules.family)
+    heuristic = setup_of(rules, "heuristic")
     hands = np.zeros(6, dtype=np.int64)
     trace = np.zeros(256, dtype=np.int64)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
     index = 0
     while True:
         index += 1
-        n = hand_traced(P, STR, kinds, params, seed, index, hands, trace, trace.copy(), S)
+        n = hand_traced(heuristic, seed, index, hands, trace, trace.copy(), S)
         calls = int(np.sum(trace[:n] >= L.CALL))
         stop = calls + tricks * rules.n_players
-        hand_traced(P, STR, kinds, params, seed, index, hands, trace, trace.copy(), S, limit=stop)
+        hand_traced(heuristic, seed, index, hands, trace, trace.copy(), S, limit=stop)
         if S[L.S_PHASE] == L.PH_PLAY and S[L.S_N_DONE] == tricks and S[L.S_N_IN_TRICK] == 0:
             yield index, S.copy()
 

@@ -31,8 +31,8 @@ def warm_forks() -> float:
     from .drivers.play import hand_traced
     from .engine import layout as L
     from .engine.game import legal_mask
-    from .players import parse_lineup
     from .rules import get_rules
+    from .sim.batch import setup_of
     from .sim.bid_fork import bid_fork_records
     from .sim.fork import fork_records, play_on
 
@@ -40,14 +40,13 @@ def warm_forks() -> float:
     rules = get_rules(FAMILY_PRESETS["kout"])
     records = fork_records(rules, 50, 0, "heuristic", workers=1)
     bid_fork_records(rules, 5, 0, "heuristic", every=True, workers=1)
-    P, STR = tables_of(rules)
-    lineup = parse_lineup("heuristic", rules.n_players, rules.family)
+    setup = setup_of(rules, "heuristic")
     S = np.zeros(L.S_SIZE, dtype=np.int64)
     trace = np.zeros(256, dtype=np.int64)
     ply = int(records[0, FK.F_PLY]) if len(records) else rules.n_players + 2
-    kinds, params = lineup.kinds, lineup.params(rules.family)
     hands = np.zeros(6, dtype=np.int64)
-    hand_traced(P, STR, kinds, params, 0, 0, hands, trace, trace.copy(), S, limit=ply)
+    hand_traced(setup, 0, 0, hands, trace, trace.copy(), S, limit=ply)
+    P, STR = setup.P, setup.STR
     mask = int(legal_mask(S, P, STR, int(P[L.P_FAMILY])))
     play_on(rules, S, (mask & -mask).bit_length() - 1, "heuristic")
     return time.perf_counter() - started
@@ -106,6 +105,7 @@ def warm(family: str) -> float:
     from .players.turn import turn_of
     from .rules import get_rules
     from .sim import play_hands, play_matches
+    from .sim.batch import setup_of
 
     started = time.perf_counter()
     rules = get_rules(FAMILY_PRESETS[family])
@@ -113,14 +113,13 @@ def warm(family: str) -> float:
     for players in ("random", ["heuristic", "random"]):
         play_hands(rules, 4, 0, players, workers=1)
         play_matches(rules, 1, 0, players, workers=1)
-    lineup = parse_lineup("random", rules.n_players, rules.family)
-    kinds, params = lineup.kinds, lineup.params(rules.family)
+    random_setup = setup_of(rules, "random")
     hands = np.zeros(6, dtype=np.int64)
     trace = np.zeros(256, dtype=np.int64)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
     # a whole traced hand, then one stopped a few actions in: S is a position to search
     for limit in (-1, rules.n_players + 2):
-        hand_traced(P, STR, kinds, params, 0, 0, hands, trace, trace.copy(), S, limit=limit)
+        hand_traced(random_setup, 0, 0, hands, trace, trace.copy(), S, limit=limit)
     search = parse_lineup("ismcts:iterations=5", rules.n_players, rules.family)
     row = search.params(rules.family)[0]
     nodes = np.empty((N_INT_ROWS, 8), dtype=np.int64)

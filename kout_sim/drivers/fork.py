@@ -81,6 +81,7 @@ from .loop import (
     ALL,
     NO_SEARCHES,
     Context,
+    Setup,
     context,
     deal_alone,
     new_lanes,
@@ -399,15 +400,7 @@ _BALOOT_FORKS = _make_entry(FAMILY_BALOOT)  # compiled on its first call only
 
 
 def fork_hands(
-    P: np.ndarray,
-    STR: np.ndarray,
-    kinds: np.ndarray,
-    params: np.ndarray,
-    seed: int,
-    first: int,
-    out: np.ndarray,
-    counts: np.ndarray,
-    mode: int,
+    setup: Setup, seed: int, first: int, out: np.ndarray, counts: np.ndarray, mode: int
 ) -> None:
     """Fork the joker plays (``mode`` :data:`MODE_JOKER_ANY` or :data:`MODE_JOKER_LEAD`) or the
     bid decisions (:data:`MODE_BID_FIRST`, :data:`MODE_BID_EVERY`) of ``len(out)`` independent
@@ -419,10 +412,9 @@ def fork_hands(
     itself, -2 if the bid branches of a hand overflow the room. Joker forks need a Kout preset. The
     kernel releases the GIL (callers run chunks on threads); records never depend on the split.
     """
-    family = int(P[P_FAMILY])
-    if family == FAMILY_BALOOT:
+    if int(setup.P[P_FAMILY]) == FAMILY_BALOOT:
         if mode < MODE_BID_FIRST:
             raise ValueError("joker forks need a Kout preset")
-        _BALOOT_FORKS(P, STR, kinds, params, seed, first, out, counts, mode)
+        _BALOOT_FORKS(*setup, seed, first, out, counts, mode)
     else:
-        _FORKS(P, STR, kinds, params, seed, first, out, counts, mode)
+        _FORKS(*setup, seed, first, out, counts, mode)

@@ -77,6 +77,17 @@ SEARCHING = SEARCH_ISMCTS
 their searches passed in as pointers (:mod:`kout_sim.players.searches`)."""
 
 
+class Setup(NamedTuple):
+    """What the batch entry points play with: the rules' tables and the line-up's arrays (the first
+    four fields of :class:`Context`). :func:`kout_sim.sim.batch.setup_of` makes it from the rules
+    and a line-up."""
+
+    P: np.ndarray  # rule parameters (kout_sim.engine.tables)
+    STR: np.ndarray  # card tables
+    kinds: np.ndarray  # int64[6]: the policy of each seat (kout_sim.players.kinds)
+    params: np.ndarray  # float64[6, N_PARAMS]: its parameters
+
+
 class Context(NamedTuple):
     """What every decision of a hand reads: the rules' tables and the line-up with its workspace.
 

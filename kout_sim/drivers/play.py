@@ -56,6 +56,7 @@ from .loop import (
     SEARCHING,
     Context,
     Lanes,
+    Setup,
     deal_alone,
     deal_hand,
     match_hand_end,
@@ -377,10 +378,11 @@ def new_rows(n: int) -> np.ndarray:
     return np.zeros((R_SIZE, n), dtype=np.int64).T
 
 
-def line_up(P: np.ndarray, STR: np.ndarray, kinds: np.ndarray, params: np.ndarray) -> Context:
-    """The :class:`Context` of the line-up ``kinds``/``params`` for the entry points: the tables,
-    the line-up, a search workspace for its largest search (as
-    :func:`kout_sim.players.policy.workspace`) and its searches (:func:`searches_of`)."""
+def line_up(setup: Setup) -> Context:
+    """The :class:`Context` of ``setup`` for the entry points: the tables, the line-up, a search
+    workspace for its largest search (as :func:`kout_sim.players.policy.workspace`) and its
+    searches (:func:`searches_of`)."""
+    P, STR, kinds, params = setup
     cap = 1
     for seat in range(kinds.shape[0]):
         if kinds[seat] == KIND_ISMCTS:
@@ -424,10 +426,7 @@ def lanes(
 
 
 def play_hands(
-    P: np.ndarray,
-    STR: np.ndarray,
-    kinds: np.ndarray,
-    params: np.ndarray,
+    setup: Setup,
     seed: int,
     first: int,
     out: np.ndarray,
@@ -442,16 +441,14 @@ def play_hands(
     kernel releases the GIL); rows never depend on the split. A row whose ``R_N_ACTIONS`` is -1 met
     an illegal choice of a policy.
     """
-    kernel = kernels(P, kinds).hands
+    kernel = kernels(setup.P, setup.kinds).hands
     n = out.shape[0]
     threads = max(1, min(threads, n // BLOCK))
     bounds = [n * k // threads for k in range(threads + 1)]
 
     def part(k: int) -> None:
         # each thread its own line-up workspace and scratch
-        kernel(
-            line_up(P, STR, kinds, params), lanes(P), seed, first, out, trace, *bounds[k : k + 2]
-        )
+        kernel(line_up(setup), lanes(setup.P), seed, first, out, trace, *bounds[k : k + 2])
 
     if threads == 1:
         part(0)
@@ -461,10 +458,7 @@ def play_hands(
 
 
 def play_matches(
-    P: np.ndarray,
-    STR: np.ndarray,
-    kinds: np.ndarray,
-    params: np.ndarray,
+    setup: Setup,
     seed: int,
     first: int,
     match_rows: np.ndarray,
@@ -481,16 +475,12 @@ def play_matches(
     policy chose an illegal action. The kernel releases the GIL, so threads can run disjoint
     ranges in parallel.
     """
-    kernel = kernels(P, kinds).matches
-    ctx = line_up(P, STR, kinds, params)
-    return int(kernel(ctx, lanes(P), seed, first, match_rows, hand_rows, trace))
+    kernel = kernels(setup.P, setup.kinds).matches
+    return int(kernel(line_up(setup), lanes(setup.P), seed, first, match_rows, hand_rows, trace))
 
 
 def hand_traced(
-    P: np.ndarray,
-    STR: np.ndarray,
-    kinds: np.ndarray,
-    params: np.ndarray,
+    setup: Setup,
     seed: int,
     index: int,
     hands: np.ndarray,
@@ -509,11 +499,11 @@ def hand_traced(
     with ``limit >= 0`` the hand stops after that many decisions (``S`` is then the position).
     Returns the number of decisions, -1 if a policy chose an illegal action.
     """
-    kernel = kernels(P, kinds).hand_traced
+    kernel = kernels(setup.P, setup.kinds).hand_traced
     MS = np.zeros(M_SIZE, dtype=np.int64)
     MS[M_SCORE : M_SCORE + 2] = score0, score1
-    w = lanes(P, S=S, MS=MS, hands=hands)
-    return int(kernel(line_up(P, STR, kinds, params), w, seed, index, actions, legal, limit))
+    w = lanes(setup.P, S=S, MS=MS, hands=hands)
+    return int(kernel(line_up(setup), w, seed, index, actions, legal, limit))
 
 
 def random_lineup(pass_probability: float = -1.0) -> tuple[np.ndarray, np.ndarray]:
@@ -538,4 +528,5 @@ def random_hand_traced(
 ) -> int:
     """:func:`hand_traced` with random players; ``pass_permille >= 0`` biases auction passes."""
     kinds, params = random_lineup(pass_permille / 1000 if pass_permille >= 0 else -1.0)
-    return hand_traced(P, STR, kinds, params, seed, index, hands, actions, legal, S, score0, score1)
+    setup = Setup(P, STR, kinds, params)
+    return hand_traced(setup, seed, index, hands, actions, legal, S, score0, score1)

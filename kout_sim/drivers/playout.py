@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .loop import Setup
 from .play import NO_ACTIONS, kernels, lanes, line_up
 
 ALL = -1
@@ -55,4 +56,4 @@ def play_out(
     legal action is ``allowed``."""
     entry = kernels(P, kinds).play_out
     w = lanes(P, S=S, MS=MS, play=rng)
-    return int(entry(line_up(P, STR, kinds, params), w, first, limit, allowed, actions))
+    return int(entry(line_up(Setup(P, STR, kinds, params)), w, first, limit, allowed, actions))

@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from ..drivers.loop import Setup
 from ..drivers.play import NO_TRACE, new_rows
 from ..drivers.play import play_hands as _play_hands
 from ..drivers.play import play_matches as _play_matches
@@ -123,10 +124,9 @@ def prepare(
     key = (policy_family(family), unit, searching, solve)
     if key in _READY:
         return
-    P, STR = tables_of(rules)
-    kinds = lineup.kinds
-    params = lineup.params(family)
-    params[np.isin(kinds, SEARCH_KINDS), 0] = 1  # one iteration / sample: the same kernels, at once
+    setup = setup_of(rules, lineup)
+    # one iteration / sample: the same kernels, at once
+    setup.params[np.isin(setup.kinds, SEARCH_KINDS), 0] = 1
     error: list[BaseException] = []
     compiled = threading.Event()  # the drivers (and the solver) are ready
 
@@ -136,11 +136,11 @@ def prepare(
 
             if unit == "hands":
                 rows = new_rows(2)
-                _play_hands(P, STR, kinds, params, 0, 0, rows, NO_TRACE)
+                _play_hands(setup, 0, 0, rows, NO_TRACE)
             else:
                 match_rows = np.zeros((1, L.X_SIZE), dtype=np.int64)
                 rows = new_rows(400)
-                _play_matches(P, STR, kinds, params, 0, 0, match_rows, rows, NO_TRACE)
+                _play_matches(setup, 0, 0, match_rows, rows, NO_TRACE)
             if solve:
                 from ..solver import dd_columns
 
@@ -176,6 +176,13 @@ def lineup_of(rules: Rules, players: Players) -> Lineup:
     return parse_lineup(players, rules.n_players, rules.family)
 
 
+def setup_of(rules: Rules, players: Players) -> Setup:
+    """The tables of ``rules`` and the arrays of ``players`` (spec, specs or line-up), as the
+    drivers take them."""
+    lineup = lineup_of(rules, players)
+    return Setup(*tables_of(rules), lineup.kinds, lineup.params(rules.family))
+
+
 def _illegal(lineup: Lineup) -> RuntimeError:
     return RuntimeError(f"a policy chose an illegal action (players {lineup.describe()})")
 
@@ -199,7 +206,6 @@ def play_hands(
     """
     workers = check_workers(workers)
     lineup = lineup_of(rules, players)
-    P, STR = tables_of(rules)
     if out is None:
         out = new_rows(n_hands)
     elif out.shape != (n_hands, L.R_SIZE) or out.dtype != np.int64:
@@ -213,8 +219,7 @@ def play_hands(
         out = new_rows(2)
         if trace.shape[0]:
             trace = np.zeros((2, L.MAX_ACTIONS), dtype=np.int32)
-    params = lineup.params(rules.family)
-    _play_hands(P, STR, lineup.kinds, params, seed, first, out, trace, threads=workers)
+    _play_hands(setup_of(rules, lineup), seed, first, out, trace, threads=workers)
     if out is not target:
         target[:] = out[:n_hands]
         if target_trace.shape[0]:
@@ -228,14 +233,13 @@ def play_hands(
 def _match_chunk(
     rules: Rules, lineup: Lineup, seed: int, first: int, n: int, traced: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    P, STR = tables_of(rules)
-    kinds, params = lineup.kinds, lineup.params(rules.family)
+    setup = setup_of(rules, lineup)
     match_rows = np.zeros((n, L.X_SIZE), dtype=np.int64)
     capacity = n * 48 + 100  # not a power of two times a power of two: see run.SHARD_HANDS
     while True:
         hand_rows = new_rows(capacity)
         trace = np.zeros((capacity if traced else 0, L.MAX_ACTIONS), dtype=np.int32)
-        n_rows = _play_matches(P, STR, kinds, params, seed, first, match_rows, hand_rows, trace)
+        n_rows = _play_matches(setup, seed, first, match_rows, hand_rows, trace)
         if n_rows == -2:
             raise _illegal(lineup)
         if n_rows >= 0:

@@ -32,7 +32,7 @@ from ..players import Lineup
 from ..players.kinds import searches
 from ..rules import Rules, get_rules
 from . import search_fork as SF
-from .batch import Players, check_count, check_seed, check_workers, lineup_of
+from .batch import Players, check_count, check_seed, check_workers, lineup_of, setup_of
 
 FORK_CHUNK = 20_000  # hands per kernel call: 60 MB of fork records
 
@@ -97,10 +97,9 @@ def fork_chunks(
     order; ``room`` records a hand at most, ``what`` names the forks in the errors. A line-up with
     a searching seat is forked by :func:`kout_sim.sim.search_fork.fork_hands` (the same records),
     in chunks of at most :data:`~kout_sim.sim.search_fork.SEARCH_CHUNK` hands."""
-    P, STR = tables_of(rules)
-    kinds, params = lineup.kinds, lineup.params(rules.family)
+    setup = setup_of(rules, lineup)
     fork_hands = FK.fork_hands
-    if searches(kinds):
+    if searches(setup.kinds):
         fork_hands = SF.fork_hands
         chunk_size = min(chunk_size, SF.SEARCH_CHUNK)
     starts = list(range(first, first + n_hands, chunk_size))
@@ -109,7 +108,7 @@ def fork_chunks(
         size = min(chunk_size, first + n_hands - start)
         out = np.zeros((size, room, FK.F_SIZE), dtype=np.int64)
         counts = np.zeros(size, dtype=np.int64)
-        fork_hands(P, STR, kinds, params, seed, start, out, counts, mode)
+        fork_hands(setup, seed, start, out, counts, mode)
         if (counts == -1).any():
             raise RuntimeError("a policy chose an illegal action")
         if (counts < 0).any():
@@ -282,9 +281,8 @@ def prepare_forks(rules: Rules, lineup: Lineup, mode: int, room: int) -> float:
     no hand, so that the forks are timed apart from it; returns its seconds (``compile_seconds`` of
     the folder's ``run.json``). A searching line-up compiles its search kernels in its first hand."""
     started = time.perf_counter()
-    P, STR = tables_of(rules)
-    kinds, params = lineup.kinds, lineup.params(rules.family)
-    fork_hands = SF.fork_hands if searches(kinds) else FK.fork_hands
+    setup = setup_of(rules, lineup)
+    fork_hands = SF.fork_hands if searches(setup.kinds) else FK.fork_hands
     out = np.zeros((0, room, FK.F_SIZE), dtype=np.int64)
-    fork_hands(P, STR, kinds, params, 0, 0, out, np.zeros(0, dtype=np.int64), mode)
+    fork_hands(setup, 0, 0, out, np.zeros(0, dtype=np.int64), mode)
     return time.perf_counter() - started

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..drivers import fork as FK
+from ..drivers.loop import Setup
 from ..drivers.play import hand_traced, random_lineup
 from ..drivers.playout import play_out
 from ..engine import layout as L
@@ -40,44 +41,27 @@ _EMPTY = np.zeros(0, dtype=np.int64)
 
 
 def fork_hands(
-    P: np.ndarray,
-    STR: np.ndarray,
-    kinds: np.ndarray,
-    params: np.ndarray,
-    seed: int,
-    first: int,
-    out: np.ndarray,
-    counts: np.ndarray,
-    mode: int,
+    setup: Setup, seed: int, first: int, out: np.ndarray, counts: np.ndarray, mode: int
 ) -> None:
     """:func:`kout_sim.drivers.fork.fork_hands` for any line-up (see the module docstring)."""
-    if int(P[L.P_FAMILY]) == L.FAMILY_BALOOT and mode < FK.MODE_BID_FIRST:
+    if int(setup.P[L.P_FAMILY]) == L.FAMILY_BALOOT and mode < FK.MODE_BID_FIRST:
         raise ValueError("joker forks need a Kout preset")
     for i in range(out.shape[0]):
-        counts[i] = _fork_hand(P, STR, kinds, params, seed, first + i, out[i], mode)
+        counts[i] = _fork_hand(setup, seed, first + i, out[i], mode)
 
 
-def _fork_hand(
-    P: np.ndarray,
-    STR: np.ndarray,
-    kinds: np.ndarray,
-    params: np.ndarray,
-    seed: int,
-    index: int,
-    out: np.ndarray,
-    mode: int,
-) -> int:
+def _fork_hand(setup: Setup, seed: int, index: int, out: np.ndarray, mode: int) -> int:
     """Fork hand ``index`` into the records ``out`` (int64[room, F_SIZE]); returns their number,
     -1 if a policy chose an illegal action in the hand itself, -2 if the room is too small."""
+    P, STR, kinds, params = setup
     family = int(P[L.P_FAMILY])
     jokers = int(P[L.P_JOKER_MASK])
     bids = mode >= FK.MODE_BID_FIRST
     room = out.shape[0]
     # the deal of play_hands (deal lane of (seed, index)); the play lane untouched before play
     S = np.zeros(L.S_SIZE, dtype=np.int64)
-    random_kinds, random_params = random_lineup()
     dealt = np.zeros(6, dtype=np.int64)
-    hand_traced(P, STR, random_kinds, random_params, seed, index, dealt, _EMPTY, _EMPTY, S, limit=0)
+    hand_traced(Setup(P, STR, *random_lineup()), seed, index, dealt, _EMPTY, _EMPTY, S, limit=0)
     play = np.empty(4, dtype=np.uint64)
     seed_stream(play, seed, index, LANE_PLAY)
     MS = np.zeros(L.M_SIZE, dtype=np.int64)

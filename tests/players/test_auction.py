@@ -300,6 +300,7 @@ def test_the_searching_loop_records_who_played_which_card(searching: bool) -> No
     exactly the cards played, each under its player; a line-up without a search leaves it empty
     (the engine does not write it: no cost on the fast path), and the sampler then does not
     constrain by the auction."""
+    from kout_sim.drivers.loop import Setup
     from kout_sim.drivers.play import hand_traced, random_lineup
     from kout_sim.drivers.playout import play_out
     from kout_sim.engine.rng import LANE_PLAY, seed_stream
@@ -316,8 +317,8 @@ def test_the_searching_loop_records_who_played_which_card(searching: bool) -> No
     checked = 0
     for index in range(3):
         S = np.zeros(L.S_SIZE, dtype=np.int64)
-        rk, rp = random_lineup()
-        hand_traced(P, STR, rk, rp, 7, index, np.zeros(6, np.int64), empty, empty, S, limit=0)
+        random_setup = Setup(P, STR, *random_lineup())
+        hand_traced(random_setup, 7, index, np.zeros(6, np.int64), empty, empty, S, limit=0)
         play = np.empty(4, dtype=np.uint64)
         seed_stream(play, 7, index, LANE_PLAY)
         MS = np.zeros(L.M_SIZE, dtype=np.int64)

@@ -13,10 +13,9 @@ from kout_sim import cards as C
 from kout_sim import load, simulate
 from kout_sim.drivers.play import hand_traced
 from kout_sim.engine import layout as L
-from kout_sim.engine.tables import tables_of
 from kout_sim.rules import KoutPreset, get_rules
 from kout_sim.sim import play_hands
-from kout_sim.sim.batch import lineup_of
+from kout_sim.sim.batch import setup_of
 from kout_sim.solver import Solver, _baloot_made, dd_columns, solve
 
 
@@ -142,9 +141,7 @@ def test_baloot_dd_points_are_the_solve_at_the_first_lead() -> None:
     rules = get_rules("baloot")
     rows = play_hands(rules, 12, 5, "heuristic", workers=1)
     dd = dd_columns(rows, rules, par=False)
-    P, STR = tables_of(rules)
-    lineup = lineup_of(rules, "heuristic")
-    kinds, params = lineup.kinds, lineup.params("baloot")
+    setup = setup_of(rules, "heuristic")
     hands = np.zeros(6, dtype=np.int64)
     trace = np.zeros(256, dtype=np.int64)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
@@ -152,9 +149,9 @@ def test_baloot_dd_points_are_the_solve_at_the_first_lead() -> None:
     checked = 0
     for i, row in enumerate(rows):
         index = int(row[L.R_MATCH])
-        n = hand_traced(P, STR, kinds, params, 5, index, hands, trace, trace.copy(), S)
+        n = hand_traced(setup, 5, index, hands, trace, trace.copy(), S)
         calls = int(np.sum(trace[:n] >= L.CALL))
-        hand_traced(P, STR, kinds, params, 5, index, hands, trace, trace.copy(), S, limit=calls)
+        hand_traced(setup, 5, index, hands, trace, trace.copy(), S, limit=calls)
         if S[L.S_PHASE] != L.PH_PLAY:
             assert dd["dd_points"][i] == -1  # a void hand
             continue

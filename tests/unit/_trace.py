@@ -8,9 +8,8 @@ import numpy as np
 from kout_sim import cards as C
 from kout_sim.drivers.play import hand_traced
 from kout_sim.engine import layout as L
-from kout_sim.engine.tables import tables_of
-from kout_sim.players import parse_lineup
 from kout_sim.rules import Rules, get_rules
+from kout_sim.sim.batch import setup_of
 
 
 def trace(
@@ -19,14 +18,12 @@ def trace(
     """(S, actions, legal masks, dealt hands) of heuristic hand ``hand`` of play_hands with run
     seed ``seed``, stopped before decision ``limit`` (-1: played out)."""
     rules = get_rules(preset)
-    P, STR = tables_of(rules)
-    lineup = parse_lineup("heuristic", rules.n_players, rules.family)
     hands = np.zeros(6, dtype=np.int64)
     actions = np.zeros(256, dtype=np.int64)
     legal = np.zeros(256, dtype=np.int64)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
-    kinds, params = lineup.kinds, lineup.params(rules.family)
-    t = hand_traced(P, STR, kinds, params, seed, hand, hands, actions, legal, S, limit=limit)
+    setup = setup_of(rules, "heuristic")
+    t = hand_traced(setup, seed, hand, hands, actions, legal, S, limit=limit)
     return S, [int(a) for a in actions[:t]], [int(m) for m in legal[:t]], hands
 
 

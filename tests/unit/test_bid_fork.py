@@ -11,14 +11,13 @@ from kout_sim import cards as C
 from kout_sim.drivers import fork as FK
 from kout_sim.drivers.play import hand_traced
 from kout_sim.engine import layout as L
-from kout_sim.engine.tables import tables_of
 from kout_sim.io.forks import bid_fork_table
-from kout_sim.players import parse_lineup
 from kout_sim.replay import replay_hand
 from kout_sim.rules import get_rules
 from kout_sim.sim import bid_fork as BF
 from kout_sim.sim import fork as F
 from kout_sim.sim import play_hands
+from kout_sim.sim.batch import setup_of
 
 from ._trace import kout_record, trace
 
@@ -48,15 +47,13 @@ def _free_calls(preset: str, hand: int) -> list[tuple[int, int, int]]:
     _, actions, legal, _ = trace(preset, SEED, hand)
     S = np.zeros(L.S_SIZE, dtype=np.int64)
     rules = get_rules(preset)
-    P, STR = tables_of(rules)
-    lineup = parse_lineup("heuristic", rules.n_players, rules.family)
-    kinds, params = lineup.kinds, lineup.params(rules.family)
+    setup = setup_of(rules, "heuristic")
     free = []
     for ply, (action, mask) in enumerate(zip(actions, legal)):
         if action >= L.CALL and bin(mask).count("1") > 1:
             hands = np.zeros(6, dtype=np.int64)
             none = np.zeros(0, dtype=np.int64)
-            hand_traced(P, STR, kinds, params, SEED, hand, hands, none, none, S, limit=ply)
+            hand_traced(setup, SEED, hand, hands, none, none, S, limit=ply)
             if S[L.S_PHASE] == L.PH_AUCTION:
                 free.append((ply, mask, action - L.CALL))
     return free

@@ -10,6 +10,7 @@ import pytest
 
 from kout_sim import cards as C
 from kout_sim.drivers import fork as FK
+from kout_sim.drivers.loop import Setup
 from kout_sim.drivers.play import hand_traced, random_lineup
 from kout_sim.drivers.playout import play_out
 from kout_sim.engine import layout as L
@@ -55,10 +56,8 @@ class Hand:
         self.dealt = np.zeros(6, dtype=np.int64)
         S = np.zeros(L.S_SIZE, dtype=np.int64)
         none = np.zeros(0, dtype=np.int64)
-        kinds, params = random_lineup()
-        hand_traced(
-            self.P, self.STR, kinds, params, SEED, index, self.dealt, none, none, S, limit=0
-        )
+        random_setup = Setup(self.P, self.STR, *random_lineup())
+        hand_traced(random_setup, SEED, index, self.dealt, none, none, S, limit=0)
         self.states: list[np.ndarray] = []
         self.legal: list[int] = []
         family = int(self.P[L.P_FAMILY])
