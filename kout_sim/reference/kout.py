@@ -21,7 +21,7 @@ import operator
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, SupportsIndex
+from typing import Any, Protocol, SupportsIndex
 
 from ._cards import (
     BH_JOKER,
@@ -692,24 +692,37 @@ class RefMatch(MatchState):
 # --------------------------------------------------------------------------------------------------
 
 
-def draw_first_dealer(preset: str, rng: random.Random) -> int:
-    """Choose the first dealer by the low-card draw of RULES.md 1.2 / 2.2 and return the seat.
+class Shuffler(Protocol):
+    """What the low draw needs of a random source: ``random.Random`` or a seeded
+    :class:`kout_sim.reference.stream.Stream`."""
+
+    def shuffle(self, cards: list[str], /) -> None:
+        """Shuffle ``cards`` in place."""
+
+
+def draw_first_dealer(preset: str, rng: Shuffler) -> int:
+    """Choose the first dealer by the low-card draw of RULES.md 1.2 / 2.2 and return the seat
+    (:func:`low_draw` from this module's deck order)."""
+    return low_draw(deck(preset), n_players(preset), rng)
+
+
+def low_draw(cards: list[str], n: int, rng: Shuffler) -> int:
+    """The low-card draw of RULES.md 1.2 / 2.2 among ``n`` seats from ``cards`` (shuffled here).
 
     Every seat draws a card from the shuffled deck; the lowest rank deals (a joker counts 15, above
-    the Ace); the seats tied for lowest draw again from the rest of the deck. Should the rest of the
-    deck be too short for a redraw (practically never), the whole deck is reshuffled and the tied
-    seats draw from it.
+    the Ace); the seats tied for lowest draw again from the rest of the deck. Should fewer cards be
+    left than there are seats (practically never), the whole deck is reshuffled and the tied seats
+    draw from it.
     """
-    cards = deck(preset)
     rng.shuffle(cards)
-    position = 0
-    contenders = list(range(n_players(preset)))
+    used = 0
+    contenders = list(range(n))
     while True:
-        if position + len(contenders) > len(cards):
+        if used + n > len(cards):  # the deck ran out: reshuffle it
             rng.shuffle(cards)
-            position = 0
-        drawn = {seat: draw_value(cards[position + idx]) for idx, seat in enumerate(contenders)}
-        position += len(contenders)
+            used = 0
+        drawn = {seat: draw_value(cards[used + k]) for k, seat in enumerate(contenders)}
+        used += len(contenders)
         lowest = min(drawn.values())
         contenders = [seat for seat in contenders if drawn[seat] == lowest]
         if len(contenders) == 1:

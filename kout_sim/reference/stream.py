@@ -34,7 +34,6 @@ from typing import Any
 
 from . import baloot as B
 from . import kout as K
-from ._cards import draw_value
 from .options import PLAYERS, resolve_options
 
 _MASK64 = (1 << 64) - 1
@@ -161,20 +160,7 @@ def first_dealer(preset: str, options: Mapping[str, Any] | None, stream: Stream)
         return stream.below(n)
     if choice != "low_draw":
         return int(choice)
-    cards = deck(preset)
-    stream.shuffle(cards)
-    used = 0
-    contenders = list(range(n))
-    while True:
-        if used + n > len(cards):  # the deck ran out (practically never): reshuffle it
-            stream.shuffle(cards)
-            used = 0
-        drawn = {seat: draw_value(cards[used + k]) for k, seat in enumerate(contenders)}
-        used += len(contenders)
-        lowest = min(drawn.values())
-        contenders = [seat for seat in contenders if drawn[seat] == lowest]
-        if len(contenders) == 1:
-            return contenders[0]
+    return K.low_draw(deck(preset), n, stream)
 
 
 class MatchDeals:
