@@ -21,25 +21,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..engine import layout as L
 from ..engine._jit import jit, jit_alloc, jit_leaf, lowest_bit, nth_bit, popcount
 from ..engine.game import apply_action, legal_mask
-from ..engine.layout import (
-    FAMILY_BALOOT,
-    FAMILY_KOUT,
-    M_SCORE,
-    P_FAILED,
-    P_MADE,
-    P_SIGNED_SCORE,
-    P_TARGET,
-    PH_OVER,
-    S_BIDDER,
-    S_MADE,
-    S_MATCH_WINNER,
-    S_PHASE,
-    S_POINTS,
-    S_SIZE,
-    S_TO_ACT,
-)
 from ..engine.rng import below, next_u64
 from .auction import reject_step
 from .heuristic import choose_heuristic
@@ -116,20 +100,20 @@ def reward(
 ) -> float:
     """Reward in [0, 1] of ``team`` for the finished hand ``D``."""
     if mode == 1:  # the contract: made for the bidding team, beaten for the defenders
-        bidder_team = D[S_BIDDER] % 2
-        if D[S_MADE] < 0:
+        bidder_team = D[L.S_BIDDER] % 2
+        if D[L.S_MADE] < 0:
             return 0.5
-        good = D[S_MADE] == 1
+        good = D[L.S_MADE] == 1
         return 1.0 if good == (team == bidder_team) else 0.0
-    margin = D[S_POINTS + team] - D[S_POINTS + 1 - team]
+    margin = D[L.S_POINTS + team] - D[L.S_POINTS + 1 - team]
     if mode == 2:  # match-win estimate: the hand decides the match, or the score margin vs target
-        if D[S_MATCH_WINNER] >= 0:
-            return 1.0 if D[S_MATCH_WINNER] == team else 0.0
-        if P[P_SIGNED_SCORE] == 1:
-            score = MS[M_SCORE] if team == 0 else -MS[M_SCORE]
+        if D[L.S_MATCH_WINNER] >= 0:
+            return 1.0 if D[L.S_MATCH_WINNER] == team else 0.0
+        if P[L.P_SIGNED_SCORE] == 1:
+            score = MS[L.M_SCORE] if team == 0 else -MS[L.M_SCORE]
         else:
-            score = MS[M_SCORE + team] - MS[M_SCORE + 1 - team]
-        target = max(P[P_TARGET], 1)
+            score = MS[L.M_SCORE + team] - MS[L.M_SCORE + 1 - team]
+        target = max(P[L.P_TARGET], 1)
         x = (score + margin) / target
         return min(1.0, max(0.0, 0.5 + 0.5 * x))
     return min(1.0, max(0.0, 0.5 + 0.5 * margin / scale))
@@ -141,7 +125,7 @@ def rollout(D: np.ndarray, turn: Turn, epsilon: float, family: int) -> None:
     ``epsilon``."""
     P, STR, rng = turn.P, turn.STR, turn.rng
     heuristic = with_row(turn, turn.prm[ROLLOUT:])
-    while D[S_PHASE] != PH_OVER:
+    while D[L.S_PHASE] != L.PH_OVER:
         mask = legal_mask(D, P, STR, family)
         if mask & (mask - 1) == 0:
             action = lowest_bit(mask)
@@ -164,22 +148,22 @@ def _make_search(family: int) -> Callable[..., int]:
         """
         P, STR, MS, rng, prm = turn.P, turn.STR, turn.MS, turn.rng, turn.prm
         nodes, value = turn.nodes, turn.value
-        seat = S[S_TO_ACT]
+        seat = S[L.S_TO_ACT]
         iterations = int(prm[0])
         c = prm[1]
         epsilon = prm[2]
         mode = int(prm[3])
         scale = 1.0
         for b in range(16):
-            scale = max(scale, float(P[P_MADE + b]), float(P[P_FAILED + b]))
-        if family == FAMILY_BALOOT:
+            scale = max(scale, float(P[L.P_MADE + b]), float(P[L.P_FAILED + b]))
+        if family == L.FAMILY_BALOOT:
             scale = 60.0
         cap = value.shape[0]
         _new_node(nodes, value, 0, -1, -1, -1)
         n_nodes = 1
-        D = np.empty(S_SIZE, dtype=np.int64)
-        best_deal = np.empty(S_SIZE, dtype=np.int64)  # scratch of the auction-aware sampler
-        replay = np.empty(S_SIZE, dtype=np.int64)
+        D = np.empty(L.S_SIZE, dtype=np.int64)
+        best_deal = np.empty(L.S_SIZE, dtype=np.int64)  # scratch of the auction-aware sampler
+        replay = np.empty(L.S_SIZE, dtype=np.int64)
         tries = max(1, int(prm[6])) if prm[5] != 0 else 0  # 0: the exact sampler alone
         # what the seat knows is the same in every iteration: found once, dealt from each time
         hidden = plan_position(S, P, STR, seat)
@@ -189,7 +173,7 @@ def _make_search(family: int) -> Callable[..., int]:
             while True:  # with auction=1 (Kout): rejection against the calls (.auction)
                 deal_hidden(S, P, seat, rng, D, hidden)
                 t += 1
-                if family == FAMILY_BALOOT:  # pruned: no auction replay in Baloot
+                if family == L.FAMILY_BALOOT:  # pruned: no auction replay in Baloot
                     break
                 if tries == 0:
                     break
@@ -199,7 +183,7 @@ def _make_search(family: int) -> Callable[..., int]:
                 if top < 0:
                     break
             node = 0
-            while D[S_PHASE] != PH_OVER:
+            while D[L.S_PHASE] != L.PH_OVER:
                 legal = legal_mask(D, P, STR, family)
                 tried = np.int64(0)
                 child = nodes[N_CHILD, node]
@@ -210,7 +194,7 @@ def _make_search(family: int) -> Callable[..., int]:
                         nodes[N_AVAIL, child] += 1
                     child = nodes[N_SIBLING, child]
                 untried = legal & ~tried
-                team = D[S_TO_ACT] % 2
+                team = D[L.S_TO_ACT] % 2
                 if untried != 0 and n_nodes < cap:
                     a = nth_bit(untried, below(rng, popcount(untried)))
                     _new_node(nodes, value, n_nodes, node, a, team)
@@ -263,6 +247,6 @@ def _make_search(family: int) -> Callable[..., int]:
     return search
 
 
-search_kout = _make_search(FAMILY_KOUT)
-search_baloot = _make_search(FAMILY_BALOOT)
-SEARCH = {FAMILY_KOUT: search_kout, FAMILY_BALOOT: search_baloot}
+search_kout = _make_search(L.FAMILY_KOUT)
+search_baloot = _make_search(L.FAMILY_BALOOT)
+SEARCH = {L.FAMILY_KOUT: search_kout, L.FAMILY_BALOOT: search_baloot}

@@ -30,45 +30,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine import layout as L
 from ..engine._jit import highest_bit, jit, jit_leaf, lowest_bit, nth_bit, popcount
 from ..engine.kout.hand import joker_lead_permission
-from ..engine.layout import (
-    JOKER_LADDER,
-    M_SCORE,
-    P_BID_MAX,
-    P_BID_MIN,
-    P_DECK,
-    P_FAILED,
-    P_INSTANT_BID,
-    P_JOKER_MASK,
-    P_JOKER_MODEL,
-    P_KOUT_AT,
-    P_MADE,
-    P_MALZOOM,
-    P_N_PLAYERS,
-    P_N_TRICKS,
-    P_SIGNED_SCORE,
-    P_SUIT_MASK,
-    P_TARGET,
-    P_TRUMP_MUST_HOLD,
-    PH_AUCTION,
-    PH_TRUMP,
-    S_BIDDER,
-    S_HAND,
-    S_HIGH_BID,
-    S_LEADER,
-    S_LED,
-    S_N_IN_TRICK,
-    S_PHASE,
-    S_PLAYED,
-    S_RANKLESS,
-    S_TO_ACT,
-    S_TRICK,
-    S_TRUMP,
-    T_COLS,
-    T_LED,
-    TRUMP,
-)
 from ..engine.rng import below
 from ..engine.trick import suit_of
 from .kinds import Param
@@ -182,7 +146,7 @@ RJ = 53
 BJ = 52
 JK = 54
 ONE = np.int64(1)
-NO_CARD = T_COLS - 1
+NO_CARD = L.T_COLS - 1
 """A column of ``STR`` that is no card's: its strengths are 0 (tests/unit/test_tables.py)."""
 
 
@@ -257,10 +221,10 @@ def side_value(P: np.ndarray, hand: int, suit: int) -> tuple[float, float]:
     singleton can ruff once trumps are to spare. Read from :data:`SIDE_VALUE` by the suit's
     queen, king and ace and its length (a table: no branch on the cards).
     """
-    cs = hand & P[P_SUIT_MASK + suit]
+    cs = hand & P[L.P_SUIT_MASK + suit]
     top = (cs >> (13 * suit + 10)) & 7
     i = 3 * top + min(popcount(cs), 2)
-    six = 0 if P[P_N_PLAYERS] <= 4 else 1
+    six = 0 if P[L.P_N_PLAYERS] <= 4 else 1
     return SIDE_VALUE[six, i, 0], SIDE_VALUE[six, i, 1]
 
 
@@ -271,8 +235,8 @@ def trump_value(P: np.ndarray, hand: int, trump: int) -> tuple[float, int]:
     Reads :data:`LADDER_VALUE` / :data:`SINGLE_VALUE` (float64[64, 16]) by the held rungs.
     """
     base = 13 * trump
-    n_trumps = popcount(hand & P[P_SUIT_MASK + trump]) + popcount(hand & P[P_JOKER_MASK])
-    if P[P_JOKER_MODEL] == JOKER_LADDER:
+    n_trumps = popcount(hand & P[L.P_SUIT_MASK + trump]) + popcount(hand & P[L.P_JOKER_MASK])
+    if P[L.P_JOKER_MODEL] == L.JOKER_LADDER:
         pattern = (
             ((hand >> RJ) & 1)
             | (((hand >> (base + 12)) & 1) << 1)
@@ -327,11 +291,11 @@ def evaluate_hand(P: np.ndarray, hand: int, suits: int) -> tuple[float, int]:
 @jit_leaf
 def namable_suits(P: np.ndarray, hand: int) -> int:
     """Suits the hand's holder may name as trump (RULES.md 1.4: any; 2.4: a suit he holds)."""
-    if P[P_TRUMP_MUST_HOLD] == 0:
+    if P[L.P_TRUMP_MUST_HOLD] == 0:
         return 15
     out = 0
     for s in range(4):
-        if (hand & P[P_SUIT_MASK + s]) != 0:
+        if (hand & P[L.P_SUIT_MASK + s]) != 0:
             out |= 1 << s
     return out
 
@@ -345,26 +309,26 @@ def score_adjust(P: np.ndarray, MS: np.ndarray, team: int, bid: int, weight: flo
     """
     if weight == 0.0:
         return 0.0
-    target = P[P_TARGET]
+    target = P[L.P_TARGET]
     adj = 0.0
-    if P[P_SIGNED_SCORE] != 0:
-        if P[P_INSTANT_BID] != 0 and bid == P[P_INSTANT_BID]:
+    if P[L.P_SIGNED_SCORE] != 0:
+        if P[L.P_INSTANT_BID] != 0 and bid == P[L.P_INSTANT_BID]:
             return 0.0  # 2.10: Inzili decides the match, the counter does not matter
-        mine = MS[M_SCORE] if team == 0 else -MS[M_SCORE]
-        if mine + P[P_MADE + bid] >= target:
+        mine = MS[L.M_SCORE] if team == 0 else -MS[L.M_SCORE]
+        if mine + P[L.P_MADE + bid] >= target:
             adj -= 0.5
-        if mine - P[P_FAILED + bid] <= -target:
+        if mine - P[L.P_FAILED + bid] <= -target:
             adj += 0.5
         return adj * weight
-    mine = MS[M_SCORE + team]
-    theirs = MS[M_SCORE + 1 - team]
-    if mine + P[P_MADE + bid] >= target:
+    mine = MS[L.M_SCORE + team]
+    theirs = MS[L.M_SCORE + 1 - team]
+    if mine + P[L.P_MADE + bid] >= target:
         adj -= 0.5
-    if theirs + P[P_FAILED + bid] >= target:
+    if theirs + P[L.P_FAILED + bid] >= target:
         adj += 0.5
-    kout = P[P_KOUT_AT]
+    kout = P[L.P_KOUT_AT]
     if kout != 0:
-        if theirs == 0 and mine + P[P_MADE + bid] >= kout:
+        if theirs == 0 and mine + P[L.P_MADE + bid] >= kout:
             adj -= 0.5  # 1.12(b): a made bid wins 51-0
         elif mine == 0 and 2 * theirs >= kout:
             adj -= 0.3  # get on the board before a Kout
@@ -379,20 +343,20 @@ def choose_bid(
 
     ``prm`` is the seat's float64 parameter row, ``mask`` the legal calls.
     """
-    hand = S[S_HAND + seat]
+    hand = S[L.S_HAND + seat]
     team = seat & 1
     own, _ = evaluate_hand(P, hand, namable_suits(P, hand))
-    est = own + prm[K_SUPPORT] * P[P_N_TRICKS] / 9.0
+    est = own + prm[K_SUPPORT] * P[L.P_N_TRICKS] / 9.0
     margin = prm[K_BID_MARGIN]
-    high = S[S_HIGH_BID]
+    high = S[L.S_HIGH_BID]
     if high > 0:
-        margin += prm[K_RAISE] if (S[S_BIDDER] & 1) == team else prm[K_OVERCALL]
+        margin += prm[K_RAISE] if (S[L.S_BIDDER] & 1) == team else prm[K_OVERCALL]
     forced = (mask & 1) == 0
-    bid_min = P[P_BID_MIN]
+    bid_min = P[L.P_BID_MIN]
     if est < bid_min + margin - prm[K_LOW_EASE] - prm[K_SCORE_AWARE]:
         # below every need even with the largest score bonus (-1 x score_aware)
         return lowest_bit(mask) if forced else 0
-    top = P[P_BID_MAX]
+    top = P[L.P_BID_MAX]
     weight = prm[K_SCORE_AWARE]
     if weight >= 0.0 and prm[K_MALZOOM] >= 0.0 and prm[K_INSTANT] >= 0.0:
         # skip the bids above the estimate whatever the score: score_adjust is at least -weight
@@ -406,9 +370,9 @@ def choose_bid(
         need = b + margin + score_adjust(P, MS, team, b, prm[K_SCORE_AWARE])
         if b == bid_min:
             need -= prm[K_LOW_EASE]
-        elif forced and P[P_MALZOOM] != 0:
+        elif forced and P[L.P_MALZOOM] != 0:
             need += prm[K_MALZOOM]  # 1.3: a forced 5 is Malzoom, above it failure pays double
-        if b == P[P_INSTANT_BID]:
+        if b == P[L.P_INSTANT_BID]:
             need += prm[K_INSTANT]  # 2.10: Inzili wins or loses the match
         if est >= need:
             best = b
@@ -421,8 +385,8 @@ def choose_bid(
 @jit_leaf
 def choose_trump(S: np.ndarray, P: np.ndarray, mask: int, seat: int) -> int:
     """Trump call index (TRUMP + suit) of the best-valued legal suit (RULES.md 1.4, 2.4)."""
-    _, suit = evaluate_hand(P, S[S_HAND + seat], (mask >> TRUMP) & 15)
-    return TRUMP + suit
+    _, suit = evaluate_hand(P, S[L.S_HAND + seat], (mask >> L.TRUMP) & 15)
+    return L.TRUMP + suit
 
 
 @jit
@@ -437,11 +401,11 @@ def beaters(P: np.ndarray, trump: int, ladder: bool, card: int) -> np.int64:
             return (ONE << RJ) | (ONE << (13 * trump + 12))
         return np.int64(0)
     suit = suit_of(card)
-    higher = P[P_SUIT_MASK + suit] & ~((ONE << (card + 1)) - 1)
+    higher = P[L.P_SUIT_MASK + suit] & ~((ONE << (card + 1)) - 1)
     if ladder and suit == trump:
         if card == 13 * trump + 12:
             return ONE << RJ
-        return higher | P[P_JOKER_MASK]
+        return higher | P[L.P_JOKER_MASK]
     return higher
 
 
@@ -453,14 +417,14 @@ def beat_in_trick(P: np.ndarray, trump: int, ladder: bool, card: int) -> np.int6
     the jokers; a trump to higher trumps and the jokers above it; BJ to RJ and the trump A.
     """
     if card < 0:
-        return P[P_DECK]
+        return P[L.P_DECK]
     beat = beaters(P, trump, ladder, card)
     if card >= 52 or (ladder and card == 13 * trump + 12):
         return beat  # a joker, or the trump A under the ladder: as when it heads a trick
-    beat |= P[P_JOKER_MASK]  # in Bahraini the JK too (beaters leaves it out)
+    beat |= P[L.P_JOKER_MASK]  # in Bahraini the JK too (beaters leaves it out)
     if suit_of(card) == trump:
         return beat
-    return beat | P[P_SUIT_MASK + trump]
+    return beat | P[L.P_SUIT_MASK + trump]
 
 
 SUITS = (1 << 52) - 1
@@ -480,7 +444,7 @@ def boss_mask(P: np.ndarray, trump: int, ladder: bool, unseen: int) -> np.int64:
     leaves no trump a sure winner but the A (beaten by RJ only); RJ always wins, BJ once RJ and
     the trump A are out. Bahraini: the unseen JK is ignored (see :func:`beaters`).
     """
-    jm = P[P_JOKER_MASK]
+    jm = P[L.P_JOKER_MASK]
     # Per suit, the cards above its highest unseen one (all of a suit none is out): the unseen
     # cards smeared down their suit's 13 bits, four suits at once, and the rest of the deck.
     down = unseen & SUITS
@@ -488,9 +452,9 @@ def boss_mask(P: np.ndarray, trump: int, ladder: bool, unseen: int) -> np.int64:
     down |= (down >> 2) & LANE_BELOW[1]
     down |= (down >> 4) & LANE_BELOW[2]
     down |= (down >> 8) & LANE_BELOW[3]
-    out = P[P_DECK] & SUITS & ~down
+    out = P[L.P_DECK] & SUITS & ~down
     if ladder:
-        tm = P[P_SUIT_MASK + trump]
+        tm = P[L.P_SUIT_MASK + trump]
         ju = unseen & jm
         if (ju & (ONE << RJ)) != 0:
             out &= ~tm
@@ -509,7 +473,7 @@ def power(STR: np.ndarray, trump: int, led: int, card: int) -> int:
     """Strength of ``card`` in a trick whose led suit is ``led`` (-1: the card would set it)."""
     v = STR[trump, card]
     if v == 0 and card < 52 and (led < 0 or suit_of(card) == led):
-        v = STR[T_LED, card]
+        v = STR[L.T_LED, card]
     return v
 
 
@@ -519,8 +483,8 @@ def cheapest(P: np.ndarray, trump: int, ladder: bool, cards: int | np.int64) -> 
 
     RULES.md 1.1: in Kout Bo BJ ranks between the trump K and A; 2.7: JK above everything.
     """
-    jm = P[P_JOKER_MASK]
-    suit_t = P[P_SUIT_MASK + trump]
+    jm = P[L.P_JOKER_MASK]
+    suit_t = P[L.P_SUIT_MASK + trump]
     side = cards & ~(suit_t | jm)
     if side != 0:
         return lowest_bit(side)
@@ -542,11 +506,11 @@ def discard(
 ) -> int:
     """The least valuable card of ``cards``: low side cards of short suits first, then sure
     winners (``boss``), then trumps, jokers last."""
-    jm = P[P_JOKER_MASK]
-    suit_t = P[P_SUIT_MASK + trump]
+    jm = P[L.P_JOKER_MASK]
+    suit_t = P[L.P_SUIT_MASK + trump]
     side = cards & ~(suit_t | jm)
     if side != 0:
-        if (side & ~P[P_SUIT_MASK + suit_of(lowest_bit(side))]) == 0:  # one suit: following
+        if (side & ~P[L.P_SUIT_MASK + suit_of(lowest_bit(side))]) == 0:  # one suit: following
             low = side & ~boss
             return lowest_bit(low if low != 0 else side)
         best = -1
@@ -554,10 +518,10 @@ def discard(
         for s in range(4):
             # by selects (which suit is cheapest is a coin toss for a branch); a suit without
             # side cards is valued too (lowest_bit(0) is 64) and never taken
-            cs = side & P[P_SUIT_MASK + s]
+            cs = side & P[L.P_SUIT_MASK + s]
             low = cs & ~boss
             c = lowest_bit(low if low != 0 else cs)
-            v = (0 if low != 0 else 200) + 8 * (c - 13 * s) + popcount(hand & P[P_SUIT_MASK + s])
+            v = (0 if low != 0 else 200) + 8 * (c - 13 * s) + popcount(hand & P[L.P_SUIT_MASK + s])
             take = (cs != 0) & (v < best_v)
             best_v = v if take else best_v
             best = c if take else best
@@ -576,7 +540,7 @@ def side_lead(P: np.ndarray, trump: int, cards: int, shortest: bool) -> int:
     for s in range(4):
         if s == trump:
             continue
-        length = popcount(cards & P[P_SUIT_MASK + s])
+        length = popcount(cards & P[L.P_SUIT_MASK + s])
         if length == 0:
             continue
         if best_suit < 0 or (length < best_len if shortest else length > best_len):
@@ -584,7 +548,7 @@ def side_lead(P: np.ndarray, trump: int, cards: int, shortest: bool) -> int:
             best_len = length
     if best_suit < 0:
         return lowest_bit(cards)
-    return lowest_bit(cards & P[P_SUIT_MASK + best_suit])
+    return lowest_bit(cards & P[L.P_SUIT_MASK + best_suit])
 
 
 @jit
@@ -592,10 +556,10 @@ def choose_lead(
     S: np.ndarray, P: np.ndarray, prm: np.ndarray, mask: int, seat: int, unseen: int
 ) -> int:
     """Card to lead a trick (RULES.md 1.6-1.8, 2.8)."""
-    trump = S[S_TRUMP]
-    ladder = P[P_JOKER_MODEL] == JOKER_LADDER
-    jm = P[P_JOKER_MASK]
-    hand = S[S_HAND + seat]
+    trump = S[L.S_TRUMP]
+    ladder = P[L.P_JOKER_MODEL] == L.JOKER_LADDER
+    jm = P[L.P_JOKER_MASK]
+    hand = S[L.S_HAND + seat]
     plain = mask & ~jm
     if plain == 0:
         return lowest_bit(mask)  # 1.8: only unleadable jokers: one goes rankless (keep RJ)
@@ -603,13 +567,13 @@ def choose_lead(
     if (hand & jm & ~mask) != 0 and popcount(hand) <= prm[K_JOKER_SHED] + 1:
         # 1.8 / 2.8: lead the card likeliest to lose, so the joker can be shed when following
         return discard(P, trump, hand, plain, boss)
-    suit_t = P[P_SUIT_MASK + trump]
+    suit_t = P[L.P_SUIT_MASK + trump]
     trumps = plain & suit_t
     side = plain & ~suit_t
     # trump-ranked cards out against us: jokers count in Kout Bo (1.7: a joker lead draws trump)
     out_trumps = unseen & (suit_t | jm) if ladder else unseen & suit_t
     boss &= mask
-    bidding = (seat & 1) == (S[S_BIDDER] & 1)
+    bidding = (seat & 1) == (S[L.S_BIDDER] & 1)
     jokers_ok = boss & jm
     if bidding:
         if jokers_ok != 0 and prm[K_JOKER_LEAD] > 0.5 and out_trumps != 0:
@@ -646,14 +610,14 @@ def choose_follow(
     seat: int,
 ) -> int:
     """Card to play into a trick already opened (RULES.md 1.5, 1.8, 2.6)."""
-    n = P[P_N_PLAYERS]
-    trump = S[S_TRUMP]
-    ladder = P[P_JOKER_MODEL] == JOKER_LADDER
-    jm = P[P_JOKER_MASK]
-    hand = S[S_HAND + seat]
-    k = S[S_N_IN_TRICK]
-    led = S[S_LED]
-    start = 1 if S[S_RANKLESS] != 0 else 0  # 1.8: the rankless joker never wins
+    n = P[L.P_N_PLAYERS]
+    trump = S[L.S_TRUMP]
+    ladder = P[L.P_JOKER_MODEL] == L.JOKER_LADDER
+    jm = P[L.P_JOKER_MASK]
+    hand = S[L.S_HAND + seat]
+    k = S[L.S_N_IN_TRICK]
+    led = S[L.S_LED]
+    start = 1 if S[L.S_RANKLESS] != 0 else 0  # 1.8: the rankless joker never wins
     # The card winning so far: the maximum of power * 8 + (7 - position) (the earliest on a tie),
     # without a branch on the cards, as the engine's trick winner. ``power`` without its branch:
     # a trump's or joker's strength is above every led strength, a joker's suit (4) is never the
@@ -661,29 +625,29 @@ def choose_follow(
     key = np.int64(-1)
     trick = np.int64(0)
     for i in range(k):
-        card = S[S_TRICK + i]
+        card = S[L.S_TRICK + i]
         if card < 0:
             break  # never (a trick holds cards): a second exit keeps LLVM from vectorising
         trick |= ONE << card
         # a card off the led suit reads the led strength of a column no card has (0): a select
         # of the column, not of the strength, which LLVM would make a branch around the load
         col = card if suit_of(card) == led else NO_CARD
-        v = max(STR[trump, card], STR[T_LED, col]) * 8 + 7 - i
+        v = max(STR[trump, card], STR[L.T_LED, col]) * 8 + 7 - i
         key = max(key, v if i >= start else np.int64(-1))
     best = key >> 3 if key >= 0 else np.int64(-1)
     best_i = 7 - (key & 7) if key >= 0 else np.int64(-1)
-    unseen = P[P_DECK] & ~(hand | S[S_PLAYED] | trick)
+    unseen = P[L.P_DECK] & ~(hand | S[L.S_PLAYED] | trick)
     partner_wins = False
     wcard = -1
     if best_i >= 0:
-        wseat = S[S_LEADER] + best_i
+        wseat = S[L.S_LEADER] + best_i
         if wseat >= n:
             wseat -= n
         partner_wins = (wseat & 1) == (seat & 1)
-        wcard = S[S_TRICK + best_i]
+        wcard = S[L.S_TRICK + best_i]
     last = k == n - 1
     winners = mask & beat_in_trick(P, trump, ladder, wcard)
-    suit_t = P[P_SUIT_MASK + trump]
+    suit_t = P[L.P_SUIT_MASK + trump]
     boss = boss_mask(P, trump, ladder, unseen)
     if partner_wins:
         if last or (beaters(P, trump, ladder, wcard) & unseen) == 0:
@@ -738,8 +702,8 @@ def choose_card(
     S: np.ndarray, P: np.ndarray, STR: np.ndarray, prm: np.ndarray, mask: int, seat: int
 ) -> int:
     """Card id to play for ``seat`` from the legal cards ``mask``."""
-    if S[S_N_IN_TRICK] == 0:
-        unseen = P[P_DECK] & ~(S[S_HAND + seat] | S[S_PLAYED])
+    if S[L.S_N_IN_TRICK] == 0:
+        unseen = P[L.P_DECK] & ~(S[L.S_HAND + seat] | S[L.S_PLAYED])
         return choose_lead(S, P, prm, mask, seat, unseen)
     return choose_follow(S, P, STR, prm, mask, seat)
 
@@ -751,10 +715,10 @@ def choose_kout(S: np.ndarray, turn: Turn, mask: int) -> int:
     P, STR, MS, rng, prm = turn.P, turn.STR, turn.MS, turn.rng, turn.prm
     if prm[K_EPSILON] > 0.0 and below(rng, np.int64(1_000_000)) < prm[K_EPSILON] * 1_000_000:
         return nth_bit(mask, int(below(rng, popcount(mask))))
-    seat = S[S_TO_ACT]
-    phase = S[S_PHASE]
-    if phase == PH_AUCTION:
+    seat = S[L.S_TO_ACT]
+    phase = S[L.S_PHASE]
+    if phase == L.PH_AUCTION:
         return choose_bid(S, P, MS, prm, mask, seat)
-    if phase == PH_TRUMP:
+    if phase == L.PH_TRUMP:
         return choose_trump(S, P, mask, seat)
     return choose_card(S, P, STR, prm, mask, seat)

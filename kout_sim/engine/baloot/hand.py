@@ -15,97 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import layout as L
 from .._jit import jit, jit_leaf, lowest_bit
-from ..layout import (
-    B_ASHKAL,
-    B_BALOOT_SEAT,
-    B_BALOOT_TO,
-    B_CARD_PTS,
-    B_CLOSED,
-    B_DBL_STAGE,
-    B_DOUBLE,
-    B_DOUBLER,
-    B_FACE_UP,
-    B_GAHWA,
-    B_HOKUM_BIDDER,
-    B_HOKUM_SUIT,
-    B_KABOOT,
-    B_MATCH_SCORE,
-    B_MODE,
-    B_PASSED,
-    B_PROJ,
-    B_PROJ_GP,
-    B_PROJ_RAW,
-    B_PROJ_TEAM,
-    B_ROUND,
-    B_STAGE,
-    B_STOCK,
-    B_SUN_ASHKAL,
-    B_SUN_CALLER,
-    B_TAKER,
-    B_VOID,
-    BC_ASHKAL,
-    BC_CONFIRM,
-    BC_DOUBLE,
-    BC_DOUBLE_CLOSED,
-    BC_FOUR,
-    BC_FOUR_CLOSED,
-    BC_GAHWA,
-    BC_HOKUM,
-    BC_HOKUM_SUIT,
-    BC_KAWESH,
-    BC_PASS,
-    BC_SUN,
-    BC_TRIPLE,
-    MODE_HOKUM,
-    MODE_SUN,
-    P_ACE_P1_ONLY,
-    P_BALOOT_ON_LOSS,
-    P_DOUBLED_PROJ_MULT,
-    P_DOUBLING,
-    P_GAHWA_BANK,
-    P_KABOOT_ALL,
-    P_KAWESH,
-    P_MERCY,
-    P_OVERTRUMP_LEAD,
-    P_SECOND_SUN,
-    P_SUIT_MASK,
-    P_SUN_BEFORE_YOU,
-    P_TIE,
-    P_UNDERTRUMP,
-    PH_AUCTION,
-    PH_COMPLETION,
-    PH_DOUBLING,
-    PH_OVER,
-    PH_PLAY,
-    PROJ_FOUR_HUNDRED,
-    PROJ_HUNDRED,
-    S_BIDDER,
-    S_DEALER,
-    S_HAND,
-    S_LEADER,
-    S_LED,
-    S_MADE,
-    S_MATCH_WINNER,
-    S_N_ACTIONS,
-    S_N_DONE,
-    S_N_IN_TRICK,
-    S_PHASE,
-    S_PLAYED,
-    S_POINTS,
-    S_RANKLESS,
-    S_TO_ACT,
-    S_TRICK,
-    S_TRICKS,
-    S_TRUMP,
-    S_VOIDS,
-    S_WINNERS,
-    T_LED,
-    T_NO_TRUMP,
-    T_POINTS,
-    T_RUN1,
-    T_RUN2,
-)
 from ..trick import trick_winner_idx
 
 ONE = np.int64(1)
@@ -134,30 +45,30 @@ def reset_hand(
 ) -> None:
     """Reset ``S`` to the auction of a hand: 5-card ``hands``, ``face_up``, the match score."""
     S[:] = 0
-    S[S_PHASE] = PH_AUCTION
-    S[S_DEALER] = dealer
-    S[S_TO_ACT] = (dealer + 1) % 4
-    S[S_BIDDER] = -1
-    S[S_TRUMP] = -1
-    S[S_LED] = -1
-    S[S_MADE] = -1
-    S[S_MATCH_WINNER] = -1
-    S[B_FACE_UP] = face_up
-    S[B_ROUND] = 1
-    S[B_HOKUM_BIDDER] = -1
-    S[B_SUN_CALLER] = -1
-    S[B_TAKER] = -1
-    S[B_DOUBLER] = -1
-    S[B_DOUBLE] = 1
-    S[B_PROJ_TEAM] = -1
-    S[B_BALOOT_SEAT] = -1
-    S[B_KABOOT] = -1
-    S[B_BALOOT_TO] = -1
-    S[B_MATCH_SCORE] = score0
-    S[B_MATCH_SCORE + 1] = score1
+    S[L.S_PHASE] = L.PH_AUCTION
+    S[L.S_DEALER] = dealer
+    S[L.S_TO_ACT] = (dealer + 1) % 4
+    S[L.S_BIDDER] = -1
+    S[L.S_TRUMP] = -1
+    S[L.S_LED] = -1
+    S[L.S_MADE] = -1
+    S[L.S_MATCH_WINNER] = -1
+    S[L.B_FACE_UP] = face_up
+    S[L.B_ROUND] = 1
+    S[L.B_HOKUM_BIDDER] = -1
+    S[L.B_SUN_CALLER] = -1
+    S[L.B_TAKER] = -1
+    S[L.B_DOUBLER] = -1
+    S[L.B_DOUBLE] = 1
+    S[L.B_PROJ_TEAM] = -1
+    S[L.B_BALOOT_SEAT] = -1
+    S[L.B_KABOOT] = -1
+    S[L.B_BALOOT_TO] = -1
+    S[L.B_MATCH_SCORE] = score0
+    S[L.B_MATCH_SCORE + 1] = score1
     for seat in range(4):
-        S[S_HAND + seat] = hands[seat]
-    S[S_VOIDS] = 0  # nothing shown yet
+        S[L.S_HAND + seat] = hands[seat]
+    S[L.S_VOIDS] = 0  # nothing shown yet
 
 
 # ---- auction (RULES.md 3.2) ----------------------------------------------------------------------
@@ -166,72 +77,72 @@ def reset_hand(
 @jit_leaf
 def _sun_allowed(S: np.ndarray, P: np.ndarray, seat: int) -> bool:
     # 3.2.4: with a face-up Ace, only P1 may turn a standing Hokum into Sun
-    if S[B_HOKUM_BIDDER] >= 0 and P[P_ACE_P1_ONLY] != 0 and S[B_FACE_UP] % 13 == 12:
-        return prio(seat, S[S_DEALER]) == 0
+    if S[L.B_HOKUM_BIDDER] >= 0 and P[L.P_ACE_P1_ONLY] != 0 and S[L.B_FACE_UP] % 13 == 12:
+        return prio(seat, S[L.S_DEALER]) == 0
     return True
 
 
 @jit
 def _auction_calls(S: np.ndarray, P: np.ndarray) -> np.int64:
-    seat = S[S_TO_ACT]
-    stage = S[B_STAGE]
+    seat = S[L.S_TO_ACT]
+    stage = S[L.B_STAGE]
     if stage == 1 or stage == 3:
-        return (ONE << BC_PASS) | (ONE << BC_SUN)  # a Sun-before-you claim, a second chance
+        return (ONE << L.BC_PASS) | (ONE << L.BC_SUN)  # a Sun-before-you claim, a second chance
     if stage == 2:
-        mask = ONE << BC_CONFIRM  # the Hokum bidder confirms or switches
+        mask = ONE << L.BC_CONFIRM  # the Hokum bidder confirms or switches
         if _sun_allowed(S, P, seat):
-            mask |= ONE << BC_SUN
+            mask |= ONE << L.BC_SUN
         return mask
-    mask = ONE << BC_PASS
+    mask = ONE << L.BC_PASS
     if _sun_allowed(S, P, seat):
-        mask |= ONE << BC_SUN
-        if prio(seat, S[S_DEALER]) >= 2:
-            mask |= ONE << BC_ASHKAL  # 3.2.3: Ashkal for P3 and P4 only
-    if S[B_ROUND] == 1 and P[P_KAWESH] != 0 and (S[S_HAND + seat] & ~KAWESH_CARDS) == 0:
-        mask |= ONE << BC_KAWESH  # 3.2.7: his first five are all 7s, 8s and 9s
-    if S[B_HOKUM_BIDDER] < 0:
-        if S[B_ROUND] == 1:
-            mask |= ONE << BC_HOKUM
+        mask |= ONE << L.BC_SUN
+        if prio(seat, S[L.S_DEALER]) >= 2:
+            mask |= ONE << L.BC_ASHKAL  # 3.2.3: Ashkal for P3 and P4 only
+    if S[L.B_ROUND] == 1 and P[L.P_KAWESH] != 0 and (S[L.S_HAND + seat] & ~KAWESH_CARDS) == 0:
+        mask |= ONE << L.BC_KAWESH  # 3.2.7: his first five are all 7s, 8s and 9s
+    if S[L.B_HOKUM_BIDDER] < 0:
+        if S[L.B_ROUND] == 1:
+            mask |= ONE << L.BC_HOKUM
         else:
-            face_suit = S[B_FACE_UP] // 13
+            face_suit = S[L.B_FACE_UP] // 13
             for suit in range(4):
                 if suit != face_suit:
-                    mask |= ONE << (BC_HOKUM_SUIT + suit)  # 3.2.5: another suit
+                    mask |= ONE << (L.BC_HOKUM_SUIT + suit)  # 3.2.5: another suit
     return mask
 
 
 @jit
 def _doubling_calls(S: np.ndarray) -> np.int64:
-    stage = S[B_DBL_STAGE]
+    stage = S[L.B_DBL_STAGE]
     if stage <= 1:
-        mask = (ONE << BC_PASS) | (ONE << BC_DOUBLE)
-        if S[B_MODE] == MODE_HOKUM:
-            mask |= ONE << BC_DOUBLE_CLOSED
+        mask = (ONE << L.BC_PASS) | (ONE << L.BC_DOUBLE)
+        if S[L.B_MODE] == L.MODE_HOKUM:
+            mask |= ONE << L.BC_DOUBLE_CLOSED
         return mask
     if stage == 2:
-        return (ONE << BC_PASS) | (ONE << BC_TRIPLE)
+        return (ONE << L.BC_PASS) | (ONE << L.BC_TRIPLE)
     if stage == 3:
-        return (ONE << BC_PASS) | (ONE << BC_FOUR) | (ONE << BC_FOUR_CLOSED)
-    return (ONE << BC_PASS) | (ONE << BC_GAHWA)
+        return (ONE << L.BC_PASS) | (ONE << L.BC_FOUR) | (ONE << L.BC_FOUR_CLOSED)
+    return (ONE << L.BC_PASS) | (ONE << L.BC_GAHWA)
 
 
 @jit
 def _buy(S: np.ndarray, seat: int, mode: int, ashkal: int, suit: int) -> None:
-    S[B_MODE] = mode
-    S[S_BIDDER] = seat
-    S[B_ASHKAL] = ashkal
-    S[S_TRUMP] = suit if mode == MODE_HOKUM else T_NO_TRUMP
-    S[B_TAKER] = (seat + 2) % 4 if ashkal != 0 else seat  # 3.2.6
-    S[S_PHASE] = PH_COMPLETION
-    S[S_TO_ACT] = -1
+    S[L.B_MODE] = mode
+    S[L.S_BIDDER] = seat
+    S[L.B_ASHKAL] = ashkal
+    S[L.S_TRUMP] = suit if mode == L.MODE_HOKUM else L.T_NO_TRUMP
+    S[L.B_TAKER] = (seat + 2) % 4 if ashkal != 0 else seat  # 3.2.6
+    S[L.S_PHASE] = L.PH_COMPLETION
+    S[L.S_TO_ACT] = -1
 
 
 @jit
 def _next_second(S: np.ndarray, P: np.ndarray, first: int) -> int:
     """RULES.md 3.2.3 second_sun_chance: the next seat from priority ``first`` that passed before
     the round-1 Hokum and may take Sun (3.2.4: with a face-up Ace and p1_only, P1 only)."""
-    dealer = S[S_DEALER]
-    for p in range(first, prio(S[B_HOKUM_BIDDER], dealer)):
+    dealer = S[L.S_DEALER]
+    for p in range(first, prio(S[L.B_HOKUM_BIDDER], dealer)):
         seat = seat_of(p, dealer)
         if _sun_allowed(S, P, seat):
             return seat
@@ -242,41 +153,41 @@ def _next_second(S: np.ndarray, P: np.ndarray, first: int) -> int:
 def _to_decision(S: np.ndarray, P: np.ndarray, first: int) -> None:
     """After a round with a standing Hokum: the second chance from priority ``first`` (round 1,
     option second_sun_chance), then the Hokum bidder's confirm or switch."""
-    if S[B_ROUND] == 1 and P[P_SECOND_SUN] != 0:
+    if S[L.B_ROUND] == 1 and P[L.P_SECOND_SUN] != 0:
         nxt = _next_second(S, P, first)
         if nxt >= 0:
-            S[B_STAGE] = 3
-            S[S_TO_ACT] = nxt
+            S[L.B_STAGE] = 3
+            S[L.S_TO_ACT] = nxt
             return
-    S[B_STAGE] = 2
-    S[S_TO_ACT] = S[B_HOKUM_BIDDER]
+    S[L.B_STAGE] = 2
+    S[L.S_TO_ACT] = S[L.B_HOKUM_BIDDER]
 
 
 @jit
 def _end_round(S: np.ndarray, P: np.ndarray) -> None:
-    if S[B_HOKUM_BIDDER] >= 0:
+    if S[L.B_HOKUM_BIDDER] >= 0:
         _to_decision(S, P, np.int64(0))
-    elif S[B_ROUND] == 1:
-        S[B_ROUND] = 2  # 3.2.5: all passed: round two from P1
-        S[B_PASSED] = 0
-        S[S_TO_ACT] = (S[S_DEALER] + 1) % 4
+    elif S[L.B_ROUND] == 1:
+        S[L.B_ROUND] = 2  # 3.2.5: all passed: round two from P1
+        S[L.B_PASSED] = 0
+        S[L.S_TO_ACT] = (S[L.S_DEALER] + 1) % 4
     else:
-        S[B_VOID] = 1  # 3.2.5: passed twice: the hand is void
-        S[S_PHASE] = PH_OVER
-        S[S_TO_ACT] = -1
+        S[L.B_VOID] = 1  # 3.2.5: passed twice: the hand is void
+        S[L.S_PHASE] = L.PH_OVER
+        S[L.S_TO_ACT] = -1
 
 
 @jit
 def _next_claimer(S: np.ndarray, P: np.ndarray, first: int) -> int:
     """Earliest seat from priority ``first`` up to the Sun caller that passed this round (with
     sun_before_you = opponents, 3.2.3 (K): an opponent of the caller)."""
-    dealer = S[S_DEALER]
-    caller_seat = S[B_SUN_CALLER]
+    dealer = S[L.S_DEALER]
+    caller_seat = S[L.B_SUN_CALLER]
     caller = prio(caller_seat, dealer)
     for p in range(first, caller):
         seat = seat_of(p, dealer)
-        if (S[B_PASSED] >> seat) & 1:
-            if P[P_SUN_BEFORE_YOU] == 2 and (seat & 1) == (caller_seat & 1):
+        if (S[L.B_PASSED] >> seat) & 1:
+            if P[L.P_SUN_BEFORE_YOU] == 2 and (seat & 1) == (caller_seat & 1):
                 continue
             return seat
     return -1
@@ -284,62 +195,62 @@ def _next_claimer(S: np.ndarray, P: np.ndarray, first: int) -> int:
 
 @jit
 def _apply_auction(S: np.ndarray, P: np.ndarray, call: int) -> None:
-    seat = S[S_TO_ACT]
-    stage = S[B_STAGE]
+    seat = S[L.S_TO_ACT]
+    stage = S[L.B_STAGE]
     if stage == 1:
-        if call == BC_SUN:
+        if call == L.BC_SUN:
             _buy(
-                S, seat, np.int64(MODE_SUN), np.int64(0), np.int64(-1)
+                S, seat, np.int64(L.MODE_SUN), np.int64(0), np.int64(-1)
             )  # claimed ahead of the caller
             return
-        nxt = _next_claimer(S, P, prio(seat, S[S_DEALER]) + 1)
+        nxt = _next_claimer(S, P, prio(seat, S[L.S_DEALER]) + 1)
         if nxt >= 0:
-            S[S_TO_ACT] = nxt
+            S[L.S_TO_ACT] = nxt
         else:
-            _buy(S, S[B_SUN_CALLER], np.int64(MODE_SUN), S[B_SUN_ASHKAL], np.int64(-1))
+            _buy(S, S[L.B_SUN_CALLER], np.int64(L.MODE_SUN), S[L.B_SUN_ASHKAL], np.int64(-1))
         return
     if stage == 3:
-        if call == BC_SUN:
+        if call == L.BC_SUN:
             _buy(
-                S, seat, np.int64(MODE_SUN), np.int64(0), np.int64(-1)
+                S, seat, np.int64(L.MODE_SUN), np.int64(0), np.int64(-1)
             )  # 3.2.3 second_sun_chance: he takes Sun
         else:
-            _to_decision(S, P, prio(seat, S[S_DEALER]) + 1)
+            _to_decision(S, P, prio(seat, S[L.S_DEALER]) + 1)
         return
     if stage == 2:
-        if call == BC_CONFIRM:
-            _buy(S, seat, np.int64(MODE_HOKUM), np.int64(0), S[B_HOKUM_SUIT])
+        if call == L.BC_CONFIRM:
+            _buy(S, seat, np.int64(L.MODE_HOKUM), np.int64(0), S[L.B_HOKUM_SUIT])
         else:
-            _buy(S, seat, np.int64(MODE_SUN), np.int64(0), np.int64(-1))
+            _buy(S, seat, np.int64(L.MODE_SUN), np.int64(0), np.int64(-1))
         return
-    if call == BC_KAWESH:
-        S[B_VOID] = 2  # 3.2.7: the hand is void, the same dealer redeals (match.apply_hand)
-        S[S_PHASE] = PH_OVER
-        S[S_TO_ACT] = -1
+    if call == L.BC_KAWESH:
+        S[L.B_VOID] = 2  # 3.2.7: the hand is void, the same dealer redeals (match.apply_hand)
+        S[L.S_PHASE] = L.PH_OVER
+        S[L.S_TO_ACT] = -1
         return
-    if call == BC_SUN or call == BC_ASHKAL:
-        S[B_SUN_CALLER] = seat
-        S[B_SUN_ASHKAL] = 1 if call == BC_ASHKAL else 0
-        if P[P_SUN_BEFORE_YOU] != 0:
+    if call == L.BC_SUN or call == L.BC_ASHKAL:
+        S[L.B_SUN_CALLER] = seat
+        S[L.B_SUN_ASHKAL] = 1 if call == L.BC_ASHKAL else 0
+        if P[L.P_SUN_BEFORE_YOU] != 0:
             first = _next_claimer(S, P, np.int64(0))
             if first >= 0:
-                S[B_STAGE] = 1
-                S[S_TO_ACT] = first
+                S[L.B_STAGE] = 1
+                S[L.S_TO_ACT] = first
                 return
-        _buy(S, seat, np.int64(MODE_SUN), S[B_SUN_ASHKAL], np.int64(-1))
+        _buy(S, seat, np.int64(L.MODE_SUN), S[L.B_SUN_ASHKAL], np.int64(-1))
         return
-    if call == BC_PASS:
-        S[B_PASSED] |= ONE << seat
-    elif call == BC_HOKUM:
-        S[B_HOKUM_BIDDER] = seat
-        S[B_HOKUM_SUIT] = S[B_FACE_UP] // 13
+    if call == L.BC_PASS:
+        S[L.B_PASSED] |= ONE << seat
+    elif call == L.BC_HOKUM:
+        S[L.B_HOKUM_BIDDER] = seat
+        S[L.B_HOKUM_SUIT] = S[L.B_FACE_UP] // 13
     else:
-        S[B_HOKUM_BIDDER] = seat
-        S[B_HOKUM_SUIT] = call - BC_HOKUM_SUIT
-    if prio(seat, S[S_DEALER]) == 3:
+        S[L.B_HOKUM_BIDDER] = seat
+        S[L.B_HOKUM_SUIT] = call - L.BC_HOKUM_SUIT
+    if prio(seat, S[L.S_DEALER]) == 3:
         _end_round(S, P)
     else:
-        S[S_TO_ACT] = (seat + 1) % 4
+        S[L.S_TO_ACT] = (seat + 1) % 4
 
 
 # ---- completion, projects, doubling (RULES.md 3.2.6, 3.3, 3.5) -----------------------------------
@@ -351,13 +262,13 @@ def completion_masks(S: np.ndarray, out: np.ndarray, offset: int) -> None:
     dealt in priority order (the face-up taker receives two, the others three). A leaf: its two
     callers pass ``out`` as the state (C-contiguous) and as a result row (strided), which made
     two compiled signatures of a kernel of a few lines."""
-    dealer = S[S_DEALER]
+    dealer = S[L.S_DEALER]
     k = 0
     for p in range(4):
         seat = seat_of(p, dealer)
-        need = 2 if seat == S[B_TAKER] else 3
+        need = 2 if seat == S[L.B_TAKER] else 3
         for _ in range(need):
-            out[offset + seat] |= ONE << S[B_STOCK + k]
+            out[offset + seat] |= ONE << S[L.B_STOCK + k]
             k += 1
 
 
@@ -390,7 +301,7 @@ def _reading(hand: int, STR: np.ndarray, sun: bool) -> tuple[int, int, int, int]
             r = lowest_bit(q)
             q &= q - 1
             rest &= ~((ONE << (r + 5)) * ((ONE << 0) | (ONE << 13) | (ONE << 26) | (ONE << 39)))
-            cls = PROJ_FOUR_HUNDRED if (sun and r == 7) else PROJ_HUNDRED
+            cls = L.PROJ_FOUR_HUNDRED if (sun and r == 7) else L.PROJ_HUNDRED
             code = cls * 1000 + r
             if code > c1:
                 c2 = c1
@@ -399,7 +310,7 @@ def _reading(hand: int, STR: np.ndarray, sun: bool) -> tuple[int, int, int, int]
                 c2 = code
         for suit in range(4):
             pattern = (rest >> (13 * suit + 5)) & 0xFF
-            for row in (T_RUN1, T_RUN2):
+            for row in (L.T_RUN1, L.T_RUN2):
                 code = STR[row, pattern]
                 if code > c1:
                     c2 = c1
@@ -420,122 +331,122 @@ def _reading(hand: int, STR: np.ndarray, sun: bool) -> tuple[int, int, int, int]
 
 @jit
 def _projects(S: np.ndarray, STR: np.ndarray) -> None:
-    sun = S[B_MODE] == MODE_SUN
-    dealer = S[S_DEALER]
+    sun = S[L.B_MODE] == L.MODE_SUN
+    dealer = S[L.S_DEALER]
     best_seat = -1
     best_code = 0
     kq_quads = 0  # seats whose reading counts four Kings or four Queens (3.5.2)
     for p in range(4):
         seat = seat_of(p, dealer)
-        c1, c2, _, sub = _reading(S[S_HAND + seat], STR, sun)
+        c1, c2, _, sub = _reading(S[L.S_HAND + seat], STR, sun)
         if (sub >> 5) & 3 != 0:  # bit 5 = Q, bit 6 = K
             kq_quads |= 1 << seat
-        S[B_PROJ + 2 * seat] = c1
-        S[B_PROJ + 2 * seat + 1] = c2
+        S[L.B_PROJ + 2 * seat] = c1
+        S[L.B_PROJ + 2 * seat + 1] = c2
         if c1 > best_code:  # strict: an exact tie stays with the earlier priority
             best_code = c1
             best_seat = seat
     if best_seat >= 0:
         team = best_seat & 1
-        S[B_PROJ_TEAM] = team
+        S[L.B_PROJ_TEAM] = team
         for seat in (team, team + 2):
             for k in range(2):
-                cls = S[B_PROJ + 2 * seat + k] // 1000
-                S[B_PROJ_RAW + team] += PROJ_RAW[cls]
-                S[B_PROJ_GP + team] += PROJ_GP_SUN[cls] if sun else PROJ_GP_HOKUM[cls]
+                cls = S[L.B_PROJ + 2 * seat + k] // 1000
+                S[L.B_PROJ_RAW + team] += PROJ_RAW[cls]
+                S[L.B_PROJ_GP + team] += PROJ_GP_SUN[cls] if sun else PROJ_GP_HOKUM[cls]
     if not sun:
-        trump = S[S_TRUMP]
+        trump = S[L.S_TRUMP]
         king = ONE << (13 * trump + 11)
         queen = ONE << (13 * trump + 10)
         for seat in range(4):
-            hand = S[S_HAND + seat]
+            hand = S[L.S_HAND + seat]
             if (hand & king) != 0 and (hand & queen) != 0 and (kq_quads >> seat) & 1 == 0:
                 # 3.5.2: four Kings or Queens block it only when the reading counts them
-                S[B_BALOOT_SEAT] = seat
+                S[L.B_BALOOT_SEAT] = seat
 
 
 @jit_leaf
 def _start_play(S: np.ndarray) -> None:
-    S[S_PHASE] = PH_PLAY
-    leader = (S[S_DEALER] + 1) % 4  # 3.2.6: P1 leads the first trick
-    S[S_LEADER] = leader
-    S[S_TO_ACT] = leader
+    S[L.S_PHASE] = L.PH_PLAY
+    leader = (S[L.S_DEALER] + 1) % 4  # 3.2.6: P1 leads the first trick
+    S[L.S_LEADER] = leader
+    S[L.S_TO_ACT] = leader
 
 
 @jit_leaf
 def complete(S: np.ndarray, P: np.ndarray, STR: np.ndarray, completion: np.ndarray) -> None:
     """Give each seat its completion cards (int64[4] masks, without the face-up card)."""
     for seat in range(4):
-        S[S_HAND + seat] |= completion[seat]
+        S[L.S_HAND + seat] |= completion[seat]
     _after_completion(S, P, STR)
 
 
 @jit
 def _after_completion(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
-    S[S_HAND + S[B_TAKER]] |= ONE << S[B_FACE_UP]
+    S[L.S_HAND + S[L.B_TAKER]] |= ONE << S[L.B_FACE_UP]
     _projects(S, STR)
-    buyer_team = S[S_BIDDER] & 1
-    can_double = P[P_DOUBLING] != 0
-    if S[B_MODE] == MODE_SUN:
+    buyer_team = S[L.S_BIDDER] & 1
+    can_double = P[L.P_DOUBLING] != 0
+    if S[L.B_MODE] == L.MODE_SUN:
         # 3.3.2: Sun doubling only with the buyer's team above 100 and the other at 100 or less
         can_double = (
             can_double
-            and S[B_MATCH_SCORE + buyer_team] > 100
-            and S[B_MATCH_SCORE + 1 - buyer_team] <= 100
+            and S[L.B_MATCH_SCORE + buyer_team] > 100
+            and S[L.B_MATCH_SCORE + 1 - buyer_team] <= 100
         )
     if not can_double:
         _start_play(S)
         return
-    S[S_PHASE] = PH_DOUBLING
-    S[B_DBL_STAGE] = 0
-    dealer = S[S_DEALER]
+    S[L.S_PHASE] = L.PH_DOUBLING
+    S[L.B_DBL_STAGE] = 0
+    dealer = S[L.S_DEALER]
     for p in range(4):
         seat = seat_of(p, dealer)
         if (seat & 1) != buyer_team:
-            S[S_TO_ACT] = seat  # the first opponent in priority order
+            S[L.S_TO_ACT] = seat  # the first opponent in priority order
             return
 
 
 @jit_leaf
 def complete_from_stock(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> None:
     """Completion from the shuffled stock (simulation)."""
-    completion_masks(S, S, np.int64(S_HAND))
+    completion_masks(S, S, np.int64(L.S_HAND))
     _after_completion(S, P, STR)
 
 
 @jit
 def _apply_doubling(S: np.ndarray, call: int) -> None:
-    seat = S[S_TO_ACT]
-    stage = S[B_DBL_STAGE]
-    if call == BC_PASS:
+    seat = S[L.S_TO_ACT]
+    stage = S[L.B_DBL_STAGE]
+    if call == L.BC_PASS:
         if stage == 0:
-            S[B_DBL_STAGE] = 1
-            S[S_TO_ACT] = (seat + 2) % 4  # the other opponent
+            S[L.B_DBL_STAGE] = 1
+            S[L.S_TO_ACT] = (seat + 2) % 4  # the other opponent
         else:
             _start_play(S)
         return
-    if call == BC_DOUBLE or call == BC_DOUBLE_CLOSED:
-        S[B_DOUBLER] = seat
-        S[B_DOUBLE] = 2
-        S[B_CLOSED] = 1 if call == BC_DOUBLE_CLOSED else 0
-        if S[B_MODE] == MODE_SUN:
+    if call == L.BC_DOUBLE or call == L.BC_DOUBLE_CLOSED:
+        S[L.B_DOUBLER] = seat
+        S[L.B_DOUBLE] = 2
+        S[L.B_CLOSED] = 1 if call == L.BC_DOUBLE_CLOSED else 0
+        if S[L.B_MODE] == L.MODE_SUN:
             _start_play(S)  # 3.3.2: Sun stops at Double
         else:
-            S[B_DBL_STAGE] = 2
-            S[S_TO_ACT] = S[S_BIDDER]
-    elif call == BC_TRIPLE:
-        S[B_DOUBLE] = 3
-        S[B_CLOSED] = 0
-        S[B_DBL_STAGE] = 3
-        S[S_TO_ACT] = S[B_DOUBLER]
-    elif call == BC_FOUR or call == BC_FOUR_CLOSED:
-        S[B_DOUBLE] = 4
-        S[B_CLOSED] = 1 if call == BC_FOUR_CLOSED else 0
-        S[B_DBL_STAGE] = 4
-        S[S_TO_ACT] = S[S_BIDDER]
+            S[L.B_DBL_STAGE] = 2
+            S[L.S_TO_ACT] = S[L.S_BIDDER]
+    elif call == L.BC_TRIPLE:
+        S[L.B_DOUBLE] = 3
+        S[L.B_CLOSED] = 0
+        S[L.B_DBL_STAGE] = 3
+        S[L.S_TO_ACT] = S[L.B_DOUBLER]
+    elif call == L.BC_FOUR or call == L.BC_FOUR_CLOSED:
+        S[L.B_DOUBLE] = 4
+        S[L.B_CLOSED] = 1 if call == L.BC_FOUR_CLOSED else 0
+        S[L.B_DBL_STAGE] = 4
+        S[L.S_TO_ACT] = S[L.S_BIDDER]
     else:
-        S[B_GAHWA] = 1
-        S[B_CLOSED] = 0
+        S[L.B_GAHWA] = 1
+        S[L.B_CLOSED] = 0
         _start_play(S)
 
 
@@ -547,7 +458,7 @@ def strength(STR: np.ndarray, trow: int, led: int, card: int) -> int:
     """Strength of ``card`` in a trick led in suit ``led`` under table row ``trow`` (0: cannot win)."""
     s = STR[trow, card]
     if s == 0 and card // 13 == led:
-        s = STR[T_LED, card]
+        s = STR[L.T_LED, card]
     return s
 
 
@@ -555,12 +466,12 @@ def strength(STR: np.ndarray, trow: int, led: int, card: int) -> int:
 def winning_idx(S: np.ndarray, STR: np.ndarray) -> tuple[int, int]:
     """(position in the current trick of the card winning it so far, that card's strength); a
     rankless Kout joker lead (RULES.md 1.8, ``S_RANKLESS``; never in Baloot) is passed over."""
-    trow = S[S_TRUMP]
-    led = S[S_LED]
+    trow = S[L.S_TRUMP]
+    led = S[L.S_LED]
     best = -1
     best_idx = 0
-    for i in range(S[S_RANKLESS], S[S_N_IN_TRICK]):
-        s = strength(STR, trow, led, S[S_TRICK + i])
+    for i in range(S[L.S_RANKLESS], S[L.S_N_IN_TRICK]):
+        s = strength(STR, trow, led, S[L.S_TRICK + i])
         if s > best:
             best = s
             best_idx = i
@@ -582,25 +493,25 @@ def _higher_trumps(mask: int, STR: np.ndarray, trow: int, than: int) -> np.int64
 @jit
 def legal_cards(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
     """Mask of the cards the seat to act may play."""
-    seat = S[S_TO_ACT]
-    hand = S[S_HAND + seat]
-    trow = S[S_TRUMP]
-    hokum = S[B_MODE] == MODE_HOKUM
-    k = S[S_N_IN_TRICK]
+    seat = S[L.S_TO_ACT]
+    hand = S[L.S_HAND + seat]
+    trow = S[L.S_TRUMP]
+    hokum = S[L.B_MODE] == L.MODE_HOKUM
+    k = S[L.S_N_IN_TRICK]
     if k == 0:
-        if hokum and S[B_CLOSED] != 0:
-            trumps = hand & P[P_SUIT_MASK + trow]
+        if hokum and S[L.B_CLOSED] != 0:
+            trumps = hand & P[L.P_SUIT_MASK + trow]
             other = hand ^ trumps
             return other if other != 0 else hand  # 3.3.1: closed, no trump lead
         return hand
-    led = S[S_LED]
+    led = S[L.S_LED]
     best_idx, _ = winning_idx(S, STR)
-    win_card = S[S_TRICK + best_idx]
-    partner_wins = ((S[S_LEADER] + best_idx) & 1) == (seat & 1)
-    follow = hand & P[P_SUIT_MASK + led]
+    win_card = S[L.S_TRICK + best_idx]
+    partner_wins = ((S[L.S_LEADER] + best_idx) & 1) == (seat & 1)
+    follow = hand & P[L.P_SUIT_MASK + led]
     if follow != 0:
         if hokum and led == trow:
-            rule = P[P_OVERTRUMP_LEAD]  # 3.4.3
+            rule = P[L.P_OVERTRUMP_LEAD]  # 3.4.3
             if rule == 2 or (rule == 0 and partner_wins):
                 return follow
             higher = _higher_trumps(follow, STR, trow, STR[trow, win_card])
@@ -608,16 +519,16 @@ def legal_cards(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
         return follow  # 3.4.1
     if not hokum:
         return hand  # 3.4.1: Sun, void: any card
-    if P[P_MERCY] != 0 and partner_wins:
+    if P[L.P_MERCY] != 0 and partner_wins:
         return hand  # 3.4.2: the partner wins the trick
-    trumps = hand & P[P_SUIT_MASK + trow]
+    trumps = hand & P[L.P_SUIT_MASK + trow]
     if trumps == 0:
         return hand
     if STR[trow, win_card] > 0 and not partner_wins:
         higher = _higher_trumps(trumps, STR, trow, STR[trow, win_card])
         if higher != 0:
             return higher  # 3.4.2: overtrump an opponent's trump
-        return trumps if P[P_UNDERTRUMP] != 0 else hand
+        return trumps if P[L.P_UNDERTRUMP] != 0 else hand
     return trumps  # 3.4.2: must trump
 
 
@@ -633,75 +544,77 @@ def _gp(x: int, sun: bool) -> int:
 @jit
 def _score(S: np.ndarray, P: np.ndarray) -> None:
     """RULES.md 3.6: the hand's game points, kaboot, Gahwa."""
-    S[S_PHASE] = PH_OVER
-    S[S_TO_ACT] = -1
-    sun = S[B_MODE] == MODE_SUN
+    S[L.S_PHASE] = L.PH_OVER
+    S[L.S_TO_ACT] = -1
+    sun = S[L.B_MODE] == L.MODE_SUN
     base = 26 if sun else 16
-    buyer = S[S_BIDDER] & 1
+    buyer = S[L.S_BIDDER] & 1
     other = 1 - buyer
-    bal_team = S[B_BALOOT_SEAT] & 1 if S[B_BALOOT_SEAT] >= 0 else -1
-    gp_all = S[B_PROJ_GP] + S[B_PROJ_GP + 1]
+    bal_team = S[L.B_BALOOT_SEAT] & 1 if S[L.B_BALOOT_SEAT] >= 0 else -1
+    gp_all = S[L.B_PROJ_GP] + S[L.B_PROJ_GP + 1]
     # A[T]: card points + raw projects + 20 per Baloot
-    big0 = S[B_CARD_PTS] + S[B_PROJ_RAW] + (20 if bal_team == 0 else 0)
-    big1 = S[B_CARD_PTS + 1] + S[B_PROJ_RAW + 1] + (20 if bal_team == 1 else 0)
+    big0 = S[L.B_CARD_PTS] + S[L.B_PROJ_RAW] + (20 if bal_team == 0 else 0)
+    big1 = S[L.B_CARD_PTS + 1] + S[L.B_PROJ_RAW + 1] + (20 if bal_team == 1 else 0)
     winner = -1
-    if S[S_TRICKS] == 8 or S[S_TRICKS + 1] == 8:
-        winner = 0 if S[S_TRICKS] == 8 else 1  # 3.6.4: kaboot, never multiplied
-        S[B_KABOOT] = winner
-        if S[B_GAHWA] == 0:
-            all_ = P[P_KABOOT_ALL] != 0
-            pts = (44 if sun else 25) + (gp_all if all_ else S[B_PROJ_GP + winner])
+    if S[L.S_TRICKS] == 8 or S[L.S_TRICKS + 1] == 8:
+        winner = 0 if S[L.S_TRICKS] == 8 else 1  # 3.6.4: kaboot, never multiplied
+        S[L.B_KABOOT] = winner
+        if S[L.B_GAHWA] == 0:
+            all_ = P[L.P_KABOOT_ALL] != 0
+            pts = (44 if sun else 25) + (gp_all if all_ else S[L.B_PROJ_GP + winner])
             if bal_team >= 0 and (all_ or bal_team == winner):
                 pts += 2
-                S[B_BALOOT_TO] = winner
-            S[S_POINTS + winner] = pts
-    elif S[B_DOUBLE] > 1 or S[B_GAHWA] != 0:
+                S[L.B_BALOOT_TO] = winner
+            S[L.S_POINTS + winner] = pts
+    elif S[L.B_DOUBLE] > 1 or S[L.B_GAHWA] != 0:
         # 3.3.3: the last raiser's team is judged like a buyer, a tie goes against it
-        m = S[B_DOUBLE]
-        raiser = buyer if (S[B_GAHWA] != 0 or m == 3) else other
+        m = S[L.B_DOUBLE]
+        raiser = buyer if (S[L.B_GAHWA] != 0 or m == 3) else other
         raiser_wins = big0 > big1 if raiser == 0 else big1 > big0
         winner = raiser if raiser_wins else 1 - raiser
-        if S[B_GAHWA] == 0:
-            f = m if P[P_DOUBLED_PROJ_MULT] != 0 else (2 if m == 2 else 1)
-            S[S_POINTS + winner] = base * m + gp_all * f  # 3.6.5: all or nothing
+        if S[L.B_GAHWA] == 0:
+            f = m if P[L.P_DOUBLED_PROJ_MULT] != 0 else (2 if m == 2 else 1)
+            S[L.S_POINTS + winner] = base * m + gp_all * f  # 3.6.5: all or nothing
             if bal_team >= 0:
-                S[S_POINTS + bal_team] += 2  # Baloot stays 2 with its owner
-                S[B_BALOOT_TO] = bal_team
+                S[L.S_POINTS + bal_team] += 2  # Baloot stays 2 with its owner
+                S[L.B_BALOOT_TO] = bal_team
     else:
         big_buyer = big0 if buyer == 0 else big1
         big_other = big1 if buyer == 0 else big0
         fail = big_other > big_buyer  # 3.6.3
         if big_other == big_buyer:
-            tie = P[P_TIE]
+            tie = P[L.P_TIE]
             fail = tie == 1 or (tie == 2 and not sun)
         if fail:
             winner = other
-            S[S_POINTS + other] = base + gp_all
+            S[L.S_POINTS + other] = base + gp_all
             if bal_team == other:
-                S[S_POINTS + other] += 2
-                S[B_BALOOT_TO] = other
+                S[L.S_POINTS + other] += 2
+                S[L.B_BALOOT_TO] = other
             elif bal_team == buyer:
-                rule = P[P_BALOOT_ON_LOSS]
+                rule = P[L.P_BALOOT_ON_LOSS]
                 if rule == 0:
-                    S[S_POINTS + buyer] += 2
-                    S[B_BALOOT_TO] = buyer
+                    S[L.S_POINTS + buyer] += 2
+                    S[L.B_BALOOT_TO] = buyer
                 elif rule == 2:
-                    S[S_POINTS + other] += 2
-                    S[B_BALOOT_TO] = other
+                    S[L.S_POINTS + other] += 2
+                    S[L.B_BALOOT_TO] = other
         else:
             winner = buyer
-            g_other = _gp(S[B_CARD_PTS + other], sun)
-            S[B_BALOOT_TO] = bal_team
-            S[S_POINTS + other] = g_other + S[B_PROJ_GP + other] + (2 if bal_team == other else 0)
-            S[S_POINTS + buyer] = (
-                base - g_other + S[B_PROJ_GP + buyer] + (2 if bal_team == buyer else 0)
+            g_other = _gp(S[L.B_CARD_PTS + other], sun)
+            S[L.B_BALOOT_TO] = bal_team
+            S[L.S_POINTS + other] = (
+                g_other + S[L.B_PROJ_GP + other] + (2 if bal_team == other else 0)
             )
-    S[S_MADE] = 1 if winner == buyer else 0
-    if S[B_GAHWA] != 0:
-        if P[P_GAHWA_BANK] == 0:
-            S[S_MATCH_WINNER] = winner  # 3.6.5: the hand decides the match
+            S[L.S_POINTS + buyer] = (
+                base - g_other + S[L.B_PROJ_GP + buyer] + (2 if bal_team == buyer else 0)
+            )
+    S[L.S_MADE] = 1 if winner == buyer else 0
+    if S[L.B_GAHWA] != 0:
+        if P[L.P_GAHWA_BANK] == 0:
+            S[L.S_MATCH_WINNER] = winner  # 3.6.5: the hand decides the match
         else:
-            S[S_POINTS + winner] = P[P_GAHWA_BANK]
+            S[L.S_POINTS + winner] = P[L.P_GAHWA_BANK]
 
 
 @jit
@@ -710,36 +623,36 @@ def record_shown(S: np.ndarray, P: np.ndarray, STR: np.ndarray, seat: int, card:
     :func:`legal_cards` (call before the card is applied; public information only). Not called by
     :func:`apply_card`: only a state a sampler will read needs it, see
     :func:`kout_sim.engine.game.apply_observed`."""
-    k = S[S_N_IN_TRICK]
-    trow = S[S_TRUMP]
-    hokum = S[B_MODE] == MODE_HOKUM
+    k = S[L.S_N_IN_TRICK]
+    trow = S[L.S_TRUMP]
+    hokum = S[L.B_MODE] == L.MODE_HOKUM
     base = seat * 8
     suit = card // 13
     shown = np.int64(0)
     if suit == trow:
         shown |= ONE << (base + 7)
     if k == 0:
-        if hokum and S[B_CLOSED] != 0 and suit == trow:
+        if hokum and S[L.B_CLOSED] != 0 and suit == trow:
             shown |= (np.int64(15) ^ (ONE << trow)) << base  # 3.3.1: only trumps were held
-        S[S_VOIDS] |= shown
+        S[L.S_VOIDS] |= shown
         return
-    led = S[S_LED]
+    led = S[L.S_LED]
     best_idx, _ = winning_idx(S, STR)
-    win = STR[trow, S[S_TRICK + best_idx]] if hokum else 0  # > 0: a trump wins the trick
-    partner_wins = ((S[S_LEADER] + best_idx) & 1) == (seat & 1)
+    win = STR[trow, S[L.S_TRICK + best_idx]] if hokum else 0  # > 0: a trump wins the trick
+    partner_wins = ((S[L.S_LEADER] + best_idx) & 1) == (seat & 1)
     no_higher = False  # no trump above the winning one was held
     if suit == led:
         if hokum and led == trow:
-            rule = P[P_OVERTRUMP_LEAD]  # 3.4.3
+            rule = P[L.P_OVERTRUMP_LEAD]  # 3.4.3
             if not (rule == 2 or (rule == 0 and partner_wins)) and STR[trow, card] <= win:
                 no_higher = True
     else:
         shown |= ONE << (base + led)  # 3.4.1: void in the led suit
-        if hokum and not (P[P_MERCY] != 0 and partner_wins):
+        if hokum and not (P[L.P_MERCY] != 0 and partner_wins):
             if win > 0 and not partner_wins:
                 if suit != trow or STR[trow, card] <= win:
                     no_higher = True  # 3.4.2: did not overtrump the opponent's trump
-                if suit != trow and P[P_UNDERTRUMP] != 0:
+                if suit != trow and P[L.P_UNDERTRUMP] != 0:
                     shown |= ONE << (base + trow)
             elif suit != trow:
                 shown |= ONE << (base + trow)  # 3.4.2: must trump when able
@@ -747,41 +660,41 @@ def record_shown(S: np.ndarray, P: np.ndarray, STR: np.ndarray, seat: int, card:
         for r in range(8):
             if STR[trow, trow * 13 + 5 + r] > win:
                 shown |= ONE << (32 + base + r)
-    S[S_VOIDS] |= shown
+    S[L.S_VOIDS] |= shown
 
 
 @jit
 def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None:
     """Play ``card`` (assumed legal) for the seat to act; closes tricks and the hand."""
-    seat = S[S_TO_ACT]
-    k = S[S_N_IN_TRICK]
-    S[S_N_ACTIONS] += 1
+    seat = S[L.S_TO_ACT]
+    k = S[L.S_N_IN_TRICK]
+    S[L.S_N_ACTIONS] += 1
     if k == 0:
-        S[S_LED] = card // 13
-    S[S_HAND + seat] ^= ONE << card
-    S[S_TRICK + k] = card
-    S[S_N_IN_TRICK] = k + 1
+        S[L.S_LED] = card // 13
+    S[L.S_HAND + seat] ^= ONE << card
+    S[L.S_TRICK + k] = card
+    S[L.S_N_IN_TRICK] = k + 1
     if k < 3:
-        S[S_TO_ACT] = 0 if seat == 3 else seat + 1
+        S[L.S_TO_ACT] = 0 if seat == 3 else seat + 1
         return
-    winner = (S[S_LEADER] + trick_winner_idx(S, P, STR)) % 4  # 3.4.4
-    trow = S[S_TRUMP]
+    winner = (S[L.S_LEADER] + trick_winner_idx(S, P, STR)) % 4  # 3.4.4
+    trow = S[L.S_TRUMP]
     points = 0
     for i in range(4):
-        c = S[S_TRICK + i]
-        points += STR[T_POINTS + trow, c]
-        S[S_PLAYED] |= ONE << c
-    done = S[S_N_DONE]
+        c = S[L.S_TRICK + i]
+        points += STR[L.T_POINTS + trow, c]
+        S[L.S_PLAYED] |= ONE << c
+    done = S[L.S_N_DONE]
     if done == 7:
         points += 10  # 3.6.1: the last trick
-    S[B_CARD_PTS + (winner & 1)] += points
-    S[S_WINNERS + done] = winner
-    S[S_TRICKS + (winner & 1)] += 1
-    S[S_N_DONE] = done + 1
-    S[S_N_IN_TRICK] = 0
-    S[S_LED] = -1
-    S[S_LEADER] = winner
-    S[S_TO_ACT] = winner
+    S[L.B_CARD_PTS + (winner & 1)] += points
+    S[L.S_WINNERS + done] = winner
+    S[L.S_TRICKS + (winner & 1)] += 1
+    S[L.S_N_DONE] = done + 1
+    S[L.S_N_IN_TRICK] = 0
+    S[L.S_LED] = -1
+    S[L.S_LEADER] = winner
+    S[L.S_TO_ACT] = winner
     if done == 7:
         _score(S, P)
 
@@ -789,12 +702,12 @@ def apply_card(S: np.ndarray, P: np.ndarray, STR: np.ndarray, card: int) -> None
 @jit_leaf
 def legal_mask(S: np.ndarray, P: np.ndarray, STR: np.ndarray) -> np.int64:
     """Legal set of the seat to act, relative to the phase."""
-    phase = S[S_PHASE]
-    if phase == PH_PLAY:
+    phase = S[L.S_PHASE]
+    if phase == L.PH_PLAY:
         return legal_cards(S, P, STR)
-    if phase == PH_AUCTION:
+    if phase == L.PH_AUCTION:
         return _auction_calls(S, P)
-    if phase == PH_DOUBLING:
+    if phase == L.PH_DOUBLING:
         return _doubling_calls(S)
     return np.int64(0)
 
@@ -804,12 +717,12 @@ def apply_action(S: np.ndarray, P: np.ndarray, STR: np.ndarray, action: int) -> 
     """Apply a phase-relative action index. An auction that ends here leaves the hand in
     ``PH_COMPLETION`` (the completion is the caller's: :func:`complete` with given cards, or the
     bundle's :func:`kout_sim.engine.baloot.apply_action`, which deals it from the stock)."""
-    phase = S[S_PHASE]
-    if phase == PH_PLAY:
+    phase = S[L.S_PHASE]
+    if phase == L.PH_PLAY:
         apply_card(S, P, STR, action)
-    elif phase == PH_AUCTION:
-        S[S_N_ACTIONS] += 1
+    elif phase == L.PH_AUCTION:
+        S[L.S_N_ACTIONS] += 1
         _apply_auction(S, P, action)
     else:
-        S[S_N_ACTIONS] += 1
+        S[L.S_N_ACTIONS] += 1
         _apply_doubling(S, action)
