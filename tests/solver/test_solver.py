@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from kout_sim import InvalidRecord
 from kout_sim import cards as C
 from kout_sim.cli import main
+from kout_sim.engine import dd as DD
 from kout_sim.engine import layout as L
 from kout_sim.engine.step import NumbaHand
 from kout_sim.engine.tables import tables_of
@@ -81,6 +82,31 @@ def test_2_8_forced_joker_lines_agree_with_reference() -> None:
             assert fast["forced_joker_loser"] is not None
         seen_sentinel += 1
     assert seen_sentinel >= 20  # positions with the joker still held were compared
+
+
+def test_2_8_values_do_not_depend_on_the_killer_moves_an_earlier_search_left() -> None:
+    """RULES.md 2.6-2.8: a solver reused across positions (as the PIMC player reuses one) starts
+    each search with the killer moves (the move order) the last one left. Whatever they are, the
+    value and every card's value are the reference twin's, forced-joker lines included; with
+    child windows shifted by the trick's gain alone, scrambled killers found Bahraini values of
+    -1 where the reference gives 7."""
+    rules = get_rules("kout_bh_4")
+    rng = random.Random(1)
+    compared = 0
+    for _ in range(100):
+        record = random_record("kout_bh_4", {}, rng, rng.choice((2, 3, 4)))
+        if "JK" in record["plays"]:
+            continue
+        slow = solve_record(record)
+        _rules, S = position_of(record)
+        for _ in range(6):
+            solver = Solver(rules)
+            solver.W[: DD.R_S, DD.W_KILLER] = [rng.randrange(55) for _ in range(DD.R_S)]
+            assert solver.value(S.copy()) == slow["tricks"], record
+            cards = {C.format_card(c): v for c, v in solver.card_values(S.copy()).items()}
+            assert cards == slow["cards"], record
+        compared += 1
+    assert compared >= 15
 
 
 @pytest.mark.parametrize("preset", PRESETS)
