@@ -33,19 +33,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from ._common import Frame, rate_table, with_wilson
-from .section import (
-    MIN_N,
-    Paragraph,
-    Plot,
-    ReportInput,
-    Section,
-    Table,
-    pct,
-    rate_cols,
-    rate_text,
-    runs_text,
-    text_col,
-)
+from .columns import rate_cols, text_col
+from .fmt import pct, rate_text, runs_text
+from .section import MIN_N, Paragraph, Plot, ReportInput, Section, Table
 
 MODES = ("sun", "hokum")
 

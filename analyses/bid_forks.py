@@ -54,21 +54,9 @@ from ._common import (
     family_of_preset,
     instant_hand,
 )
-from .section import (
-    ADVICE_PRIORITY,
-    MIN_N,
-    Column,
-    Paragraph,
-    ReportInput,
-    Section,
-    Table,
-    count,
-    num,
-    pct,
-    pct_ci,
-    players_text,
-    text_col,
-)
+from .columns import text_col
+from .fmt import count, num, pct, pct_ci, players_text
+from .section import ADVICE_PRIORITY, MIN_N, Column, Paragraph, ReportInput, Section, Table
 
 MEASURES = ("net", "made", "bought")
 KOUT_STRENGTH_RANGE = bid_success.KOUT_STRENGTH_RANGE

@@ -62,28 +62,9 @@ from ._common import (
     require_columns,
     with_wilson,
 )
-from .section import (
-    ADVICE_PRIORITY,
-    MIN_N,
-    Column,
-    Paragraph,
-    Plot,
-    ReportInput,
-    Section,
-    Table,
-    count,
-    mean_cols,
-    mean_text,
-    num,
-    pct,
-    pct_ci,
-    players_text,
-    rate_cols,
-    rate_text,
-    runs_text,
-    seat_label,
-    text_col,
-)
+from .columns import mean_cols, rate_cols, text_col
+from .fmt import count, mean_text, num, pct, pct_ci, players_text, rate_text, runs_text, seat_label
+from .section import ADVICE_PRIORITY, MIN_N, Column, Paragraph, Plot, ReportInput, Section, Table
 
 KOUT_FEATURES = (
     "bidder_trump_length",

@@ -15,20 +15,9 @@ import polars as pl
 
 from . import hand_model as HM
 from .bid_forks import BID_FORKS_KIND
-from .section import (
-    ADVICE_PRIORITY,
-    Column,
-    Paragraph,
-    Plot,
-    ReportInput,
-    Section,
-    Table,
-    count,
-    num,
-    pct,
-    players_text,
-    text_col,
-)
+from .columns import text_col
+from .fmt import count, num, pct, players_text
+from .section import ADVICE_PRIORITY, Column, Paragraph, Plot, ReportInput, Section, Table
 
 SHARE, SEED = 0.3, 0
 """The share of hands held out, and the seed of the split, of the report's validation."""

@@ -9,6 +9,8 @@ from typing import Any
 
 import polars as pl
 
+from .columns import text_col
+from .fmt import count, num, pct, players_text
 from .joker_context import (
     CONTEXT_KIND,
     HIDDEN,
@@ -21,20 +23,7 @@ from .joker_context import (
     with_context,
 )
 from .joker_lead import joker_value, paired_value
-from .section import (
-    ADVICE_PRIORITY,
-    Column,
-    Paragraph,
-    ReportInput,
-    Run,
-    Section,
-    Table,
-    count,
-    num,
-    pct,
-    players_text,
-    text_col,
-)
+from .section import ADVICE_PRIORITY, Column, Paragraph, ReportInput, Run, Section, Table
 
 MIN_CELL = 200
 """The fewest forks a context cell needs to be named in the findings (and tested)."""

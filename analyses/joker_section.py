@@ -8,6 +8,8 @@ from typing import Any
 
 import polars as pl
 
+from .columns import rate_cols, text_col
+from .fmt import count, num, pct, pct_ci, players_text
 from .joker_context_section import context_blocks
 from .joker_lead import (
     FORKS_KIND,
@@ -21,22 +23,7 @@ from .joker_lead import (
     shown_tricks,
     value_by,
 )
-from .section import (
-    Column,
-    Paragraph,
-    Plot,
-    ReportInput,
-    Run,
-    Section,
-    Table,
-    count,
-    num,
-    pct,
-    pct_ci,
-    players_text,
-    rate_cols,
-    text_col,
-)
+from .section import Column, Paragraph, Plot, ReportInput, Run, Section, Table
 
 REPORT_MEASURES = (("net", "net points per hand", False), ("made", "contract made", True))
 

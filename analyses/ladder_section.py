@@ -22,7 +22,9 @@ import polars as pl
 from kout_sim.rules import Family
 
 from .bid_forks import call_rank
+from .columns import count_col, text_col
 from .commands import short_player, with_out
+from .fmt import count, num, pct, pct_ci
 from .ladder import (
     CONTEXTS,
     DEPENDS,
@@ -48,21 +50,7 @@ from .ladder import (
 )
 from .ladder_rating import ANCHOR, DUEL_KIND, deal_outcomes, fit_ratings
 from .ladder_rung import rung_tables
-from .section import (
-    ADVICE_PRIORITY,
-    MIN_N,
-    Column,
-    Paragraph,
-    ReportInput,
-    Run,
-    Section,
-    Table,
-    count,
-    num,
-    pct,
-    pct_ci,
-    text_col,
-)
+from .section import ADVICE_PRIORITY, MIN_N, Column, Paragraph, ReportInput, Run, Section, Table
 
 MAX_SENTENCES = 8
 """An answer with more rows than this is summed up by a count of its verdicts, and only the rows
@@ -283,11 +271,6 @@ def _rating_blocks(duels: list[Run], family: str) -> tuple[list[Any], dict[str, 
         f"= 0), strongest first: {rated}."
     )
     return [table, duel_table], {"ratings": ratings.to_dicts()}, finding
-
-
-def count_col(name: str, label: str) -> Column:
-    """A column showing the count ``name``."""
-    return Column(label, lambda r: count(r[name]))
 
 
 def _search_text(spec: str, family: str) -> str:

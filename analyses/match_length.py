@@ -26,24 +26,10 @@ import kout_sim
 from kout_sim.rules import Family
 
 from ._common import Frame, Tables, concat_tables, mean_columns, with_wilson
+from .columns import mean_cols, rate_cols, text_col
 from .commands import short_player
-from .section import (
-    ADVICE_PRIORITY,
-    Paragraph,
-    Plot,
-    ReportInput,
-    Run,
-    Section,
-    Table,
-    mean_cols,
-    mean_text,
-    num,
-    rate_cols,
-    rate_text,
-    records,
-    runs_text,
-    text_col,
-)
+from .fmt import mean_text, num, rate_text, runs_text
+from .section import ADVICE_PRIORITY, Paragraph, Plot, ReportInput, Run, Section, Table, records
 
 REASONS = ("target", "kout", "bawan_first_hand", "inzili", "forced_joker", "gahwa")
 """Every end reason of the matches table; each preset reaches only some of them."""

@@ -14,17 +14,8 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 from .commands import short_player
-from .section import (
-    SUMMARY_MAX,
-    Block,
-    Paragraph,
-    Report,
-    Run,
-    Table,
-    count,
-    jsonable,
-    records,
-)
+from .fmt import count
+from .section import SUMMARY_MAX, Block, Paragraph, Report, Run, Table, jsonable, records
 
 METHOD_TITLE = "How these numbers were made"
 """The heading of the section that holds every finding the summary does not show."""

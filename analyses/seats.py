@@ -31,20 +31,9 @@ from ._common import (
     team_points,
     with_wilson,
 )
-from .section import (
-    Paragraph,
-    Plot,
-    ReportInput,
-    Section,
-    Table,
-    mean_cols,
-    pct,
-    rate_cols,
-    rate_text,
-    runs_text,
-    seat_label,
-    text_col,
-)
+from .columns import mean_cols, rate_cols, text_col
+from .fmt import pct, rate_text, runs_text, seat_label
+from .section import Paragraph, Plot, ReportInput, Section, Table
 
 
 def bid_share(hands: Frame) -> pl.DataFrame:

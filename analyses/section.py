@@ -1,6 +1,8 @@
 """The report's section model: what a section reads (:class:`ReportInput`, its :class:`Run` s)
 and what it returns (a :class:`Section` of :class:`Paragraph`, :class:`Table` and :class:`Plot`
-blocks), and the text formatting of the numbers it shows.
+blocks), and the built report (:class:`Report`, its JSON through :func:`jsonable`). The text of
+the numbers a section shows is written by :mod:`analyses.fmt`, its tables' columns are built by
+:mod:`analyses.columns`.
 
 The section contract
 --------------------
@@ -34,8 +36,9 @@ it. Helpers select the usual data: :meth:`ReportInput.bid_hands` (the hands the 
 are read from) and :meth:`ReportInput.match_groups` (match runs grouped by line-up).
 
 Every statistic is shown with its count and its 95% interval (Wilson for rates, normal for means;
-:mod:`analyses._common`): :func:`rate_cols`, :func:`mean_cols`, :func:`rate_text` and
-:func:`mean_text` render them.
+:mod:`analyses._common`): :func:`analyses.columns.rate_cols` and
+:func:`analyses.columns.mean_cols` show them in a table, :func:`analyses.fmt.rate_text` and
+:func:`analyses.fmt.mean_text` in a sentence.
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ import kout_sim
 from kout_sim.rules import Family
 
 from ._common import load_run, run_settings
-from .commands import short_player, shown_path, simulate_command, with_out
+from .commands import shown_path, simulate_command, with_out
 
 MIN_N = 30
 """The fewest hands a cell needs to be read as guidance (the bid guide's ``min_n``, the findings)."""
@@ -403,121 +406,6 @@ class Section:
 
 
 SectionFn = Callable[[ReportInput], Section | None]
-
-
-# ------------------------------------------------------------------------------------ formatting
-
-
-def _missing(x: Any) -> bool:
-    return x is None or (isinstance(x, float) and math.isnan(x))
-
-
-def pct(x: Any, digits: int = 1) -> str:
-    """A share as a percentage (``61.2%``); two decimals below 1%."""
-    if _missing(x):
-        return "n/a"
-    d = 2 if 0 < abs(x) < 0.01 else digits
-    return f"{100 * x:.{d}f}%"
-
-
-def pct_ci(low: Any, high: Any) -> str:
-    """A Wilson interval as ``60.1-62.3%``."""
-    if _missing(low) or _missing(high):
-        return "n/a"
-    d = 2 if (0 < low < 0.01 or 0 < high < 0.01) else 1
-    return f"{100 * low:.{d}f}-{100 * high:.{d}f}%"
-
-
-def num(x: Any, digits: int = 2, signed: bool = False) -> str:
-    """``x`` with ``digits`` decimals (``signed``: with its sign), or ``n/a``."""
-    if _missing(x):
-        return "n/a"
-    return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
-
-
-def count(n: Any) -> str:
-    """``n`` as a whole number with thousands separators, or ``n/a``."""
-    return "n/a" if _missing(n) else f"{int(n):,}"
-
-
-def rate_text(row: dict[str, Any], p: str = "") -> str:
-    """``61.2% (95% CI 60.1-62.3%, n=8,214)`` from ``rate``, ``low``, ``high``, ``n``."""
-    return (
-        f"{pct(row[p + 'rate'])} (95% CI {pct_ci(row[p + 'low'], row[p + 'high'])}, "
-        f"n={count(row[p + 'n'])})"
-    )
-
-
-def mean_text(row: dict[str, Any], p: str = "", digits: int = 2, signed: bool = True) -> str:
-    """``+2.31 (2.10..2.52, n=8,214)`` from ``mean``, ``low``, ``high``, ``n``."""
-    return (
-        f"{num(row[p + 'mean'], digits, signed)} ({num(row[p + 'low'], digits)}.."
-        f"{num(row[p + 'high'], digits)}, n={count(row[p + 'n'])})"
-    )
-
-
-def text_col(name: str, label: str, fmt: Callable[[Any], str] = str) -> Column:
-    """A column showing ``name`` through ``fmt`` (empty where it is null)."""
-    return Column(label, lambda r: "" if r[name] is None else fmt(r[name]))
-
-
-def count_col(name: str, label: str) -> Column:
-    """A column showing the count ``name``."""
-    return Column(label, lambda r: count(r[name]))
-
-
-def rate_cols(label: str, p: str = "") -> list[Column]:
-    """Two columns: ``k / n`` and the rate with its 95% Wilson interval."""
-    return [
-        Column(f"{label}: k / n", lambda r: f"{count(r[p + 'k'])} / {count(r[p + 'n'])}"),
-        Column(
-            f"{label} (95% CI)",
-            lambda r: f"{pct(r[p + 'rate'])} ({pct_ci(r[p + 'low'], r[p + 'high'])})",
-        ),
-    ]
-
-
-def mean_cols(label: str, p: str = "", digits: int = 2, signed: bool = True) -> list[Column]:
-    """Two columns: ``n`` and the mean with its 95% normal interval."""
-    return [
-        Column(f"{label}: n", lambda r: count(r[p + "n"])),
-        Column(
-            f"{label} (95% CI)",
-            lambda r: (
-                f"{num(r[p + 'mean'], digits, signed)} "
-                f"({num(r[p + 'low'], digits)}..{num(r[p + 'high'], digits)})"
-            ),
-        ),
-    ]
-
-
-def prefixed(df: pl.DataFrame, prefix: str, names: Sequence[str]) -> pl.DataFrame:
-    """``df`` with the columns ``names`` renamed to ``prefix + name``."""
-    return df.rename({n: prefix + n for n in names if n in df.columns})
-
-
-RATE = ("k", "n", "rate", "low", "high")
-MEAN = ("n", "mean", "sd", "low", "high")
-
-
-def seat_label(rel: int, n_seats: int) -> str:
-    """The label of seat ``rel`` (counted from the dealer) at a table of ``n_seats``."""
-    if rel == 0:
-        return "0 (dealer, speaks last)"
-    if rel == 1:
-        return "1 (speaks first)"
-    return str(rel)
-
-
-def players_text(runs: Sequence[Run], family: str) -> str:
-    """The players of ``runs`` as short specs (parameters at their defaults left out), each
-    once, in seat order: ``heuristic`` or ``heuristic | random:pass=0.8``."""
-    return " | ".join(dict.fromkeys(short_player(p, family) for r in runs for p in r.players))
-
-
-def runs_text(runs: Sequence[Run]) -> str:
-    """The folders of ``runs``, as the report shows them."""
-    return ", ".join(r.shown for r in runs)
 
 
 # ---------------------------------------------------------------------------------- the report
