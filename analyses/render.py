@@ -8,6 +8,7 @@ import base64
 import html
 import io
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -136,6 +137,10 @@ commands) wrap anywhere, every table sits in a ``.scroll`` box that scrolls side
 wider than the text, figures shrink to the text width, and no width is fixed beyond the text's
 1100 px."""
 
+STYLE = " ".join(CSS.split())
+""":data:`CSS` as the page carries it: one line (every run of white space, line breaks included,
+made one space, which separates the same tokens)."""
+
 
 def _esc(text: Any) -> str:
     return html.escape(str(text), quote=True)
@@ -179,7 +184,7 @@ def render_html(report: Report) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_esc(inp.title)}</title><style>{CSS}</style></head><body>",
+        f"<title>{_esc(inp.title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{_esc(inp.title)}</h1>",
         f"<p>Preset <code>{_esc(inp.preset)}</code>; {len(inp.runs)} run"
         f"{'s' if len(inp.runs) != 1 else ''}. Every rate is shown with its count and a 95% Wilson "
@@ -226,38 +231,68 @@ def render_html(report: Report) -> str:
                 f"<code>{_esc(study.get('folder'))}</code>, made by:</p>"
                 f"<pre>{_esc(study['command'])}</pre>"
             )
-    for meta in data["runs"]:
-        options = ", ".join(f"{k}={v}" for k, v in sorted(meta["options"].items()))
-        players = " / ".join(dict.fromkeys(meta["players_short"]))
-        parts.append(
-            f'<h3>{_esc(meta["folder"])}</h3><div class="scroll"><table><tbody>'
-            + "".join(
-                f"<tr><th>{_esc(k)}</th><td>{_esc(v)}</td></tr>"
-                for k, v in (
-                    ("kind", meta["kind"]),
-                    ("study", meta["study"] or ""),
-                    ("preset", meta["preset"]),
-                    ("options", options),
-                    ("players (non-default parameters)", players),
-                    ("seed", meta["seed"]),
-                    (meta["unit"] or "count", count(meta["count"])),
-                    ("version", meta["version"]),
-                    ("git revision", meta["git_revision"] or "unknown"),
-                    ("seconds", meta["seconds"]),
-                )
-            )
-            + "</tbody></table></div>"
-        )
-        if meta["command"]:
-            parts.append(f"<pre>{_esc(meta['command'])}</pre>")
-        parts.append(
-            "<details><summary>players of every seat, every parameter</summary><pre>"
-            + _esc("\n".join(meta["players"]))
-            + "</pre></details>"
-        )
+    parts.extend(_run_html(meta, inp.n_seats) for meta in data["runs"])
     if report.command:
         parts.append(f"<p>This report:</p><pre>{_esc(report.command)}</pre>")
     blob = json.dumps(data, allow_nan=False, separators=(",", ":")).replace("</", "<\\/")
     parts.append(f'<script type="application/json" id="report-data">{blob}</script>')
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def seat_groups(players: Sequence[str], n_seats: int) -> list[tuple[str, str]]:
+    """The players of a run grouped by spec: each distinct spec once, with the seats that play it
+    (counted from 0, as in ``run.json``: ``("seats 0, 2", "heuristic:...")``), in the order of
+    their first seat.
+
+    Parameters
+    ----------
+    players : sequence of str
+        The run's ``players``: one spec per seat, or another list (a ladder rung's one player, a
+        duel's two teams), whose specs come as they are, with no seats (``("", spec)``).
+    n_seats : int
+        The seats at the table of the run's preset.
+
+    Returns
+    -------
+    list of (str, str)
+        The seats and the spec, one pair per distinct spec.
+    """
+    if len(players) != n_seats:
+        return [("", str(p)) for p in players]
+    seats: dict[str, list[str]] = {}
+    for seat, spec in enumerate(players):
+        seats.setdefault(str(spec), []).append(str(seat))
+    return [(f"seat{'s' if len(s) > 1 else ''} {', '.join(s)}", p) for p, s in seats.items()]
+
+
+def _run_html(meta: dict[str, Any], n_seats: int) -> str:
+    """A run's part of "Runs and how to reproduce them", on one line: its folder, its settings,
+    its command and its players with every parameter."""
+    options = ", ".join(f"{k}={v}" for k, v in sorted(meta["options"].items()))
+    players = " / ".join(dict.fromkeys(meta["players_short"]))
+    settings = "".join(
+        f"<tr><th>{_esc(k)}</th><td>{_esc(v)}</td></tr>"
+        for k, v in (
+            ("kind", meta["kind"]),
+            ("study", meta["study"] or ""),
+            ("preset", meta["preset"]),
+            ("options", options),
+            ("players (non-default parameters)", players),
+            ("seed", meta["seed"]),
+            (meta["unit"] or "count", count(meta["count"])),
+            ("version", meta["version"]),
+            ("git revision", meta["git_revision"] or "unknown"),
+            ("seconds", meta["seconds"]),
+        )
+    )
+    command = f"<pre>{_esc(meta['command'])}</pre>" if meta["command"] else ""
+    every = "".join(
+        f"<li>{_esc(seats) + ': ' if seats else ''}<code>{_esc(spec)}</code></li>"
+        for seats, spec in seat_groups(meta["players"], n_seats)
+    )
+    return (
+        f'<h3>{_esc(meta["folder"])}</h3><div class="scroll"><table><tbody>{settings}'
+        f"</tbody></table></div>{command}<details><summary>players of every seat, every parameter"
+        f'</summary><ul class="seats">{every}</ul></details>'
+    )

@@ -25,7 +25,7 @@ import kout_sim
 from analyses import bid_success, studies
 from analyses import report as rp
 from analyses.commands import shown_path, with_out
-from analyses.render import CSS, METHOD_TITLE, render_html
+from analyses.render import CSS, METHOD_TITLE, STYLE, render_html, seat_groups
 from analyses.section import (
     MIN_N,
     SUMMARY_MAX,
@@ -566,6 +566,46 @@ def test_the_summary_keeps_the_advice_of_highest_priority(kout_run: Path) -> Non
 
 LONG = "heuristic:" + ",".join(f"parameter_{i}={i / 7:.6f}" for i in range(40))
 """A player spec of one 800-character token (no space to break it at)."""
+
+
+def test_the_players_of_a_run_are_grouped_by_seat() -> None:
+    """One line per distinct spec, naming its seats in the order of their first seat; a list that
+    is not one spec per seat (a ladder rung's player, a duel's two teams) comes as it is."""
+    assert seat_groups(["h"] * 4, 4) == [("seats 0, 1, 2, 3", "h")]
+    assert seat_groups(["h", "r", "h", "r"], 4) == [("seats 0, 2", "h"), ("seats 1, 3", "r")]
+    assert seat_groups(["r", "h", "h", "h"], 4) == [("seat 0", "r"), ("seats 1, 2, 3", "h")]
+    assert seat_groups(["a", "b"], 4) == [("", "a"), ("", "b")]
+
+
+def test_the_stylesheet_and_each_run_are_one_line_of_the_page(
+    kout_report: tuple[str, dict[str, Any], Path], kout_run: Path
+) -> None:
+    """The page carries the CSS on one line with the same tokens; each run of "Runs and how to
+    reproduce them" is one line whose players list each spec once with its seats."""
+    text, data, _ = kout_report
+    lines = text.splitlines()
+    style = [line for line in lines if "<style>" in line or "</style>" in line]
+    assert len(style) == 1 and f"<style>{STYLE}</style>" in style[0]
+    assert STYLE.split() == CSS.split() and "\n" not in STYLE
+
+    def seats_of(folder: str) -> list[str]:
+        (line,) = [line for line in lines if line.startswith(f"<h3>{html.escape(folder)}</h3>")]
+        assert line.endswith("</details>") and "<pre>kout-sim simulate " in line
+        found = re.search(r'<ul class="seats">(.*)</ul></details>$', line)
+        assert found
+        return re.findall(r"<li>(.*?)</li>", found.group(1))
+
+    hands = next(r for r in data["runs"] if r["folder"] == kout_run.name)
+    heuristic = html.escape(hands["players"][0])
+    assert len(set(hands["players"])) == 1 and heuristic.startswith("heuristic:")
+    assert seats_of(kout_run.name) == [f"seats 0, 1, 2, 3: <code>{heuristic}</code>"]
+    sweep = next(r for r in data["runs"] if r["unit"] == "matches" and r["options"]["target"] == 31)
+    team0, team1 = (html.escape(p) for p in sweep["players"][:2])
+    assert team1.startswith("random:pass=0.8")
+    assert seats_of(sweep["folder"]) == [
+        f"seats 0, 2: <code>{team0}</code>",
+        f"seats 1, 3: <code>{team1}</code>",
+    ]
 
 
 def _cell(column: str) -> Callable[[dict[str, Any]], str]:
