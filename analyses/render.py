@@ -182,8 +182,9 @@ def render_html(report: Report) -> str:
     data = report_data(report)
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        # the head on one line: generated, never edited by hand (its stylesheet is CSS above)
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{_esc(inp.title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{_esc(inp.title)}</h1>",
         f"<p>Preset <code>{_esc(inp.preset)}</code>; {len(inp.runs)} run"

@@ -577,13 +577,16 @@ def test_the_players_of_a_run_are_grouped_by_seat() -> None:
     assert seat_groups(["a", "b"], 4) == [("", "a"), ("", "b")]
 
 
-def test_the_stylesheet_and_each_run_are_one_line_of_the_page(
+def test_the_head_and_each_run_are_one_line_of_the_page(
     kout_report: tuple[str, dict[str, Any], Path], kout_run: Path
 ) -> None:
-    """The page carries the CSS on one line with the same tokens; each run of "Runs and how to
-    reproduce them" is one line whose players list each spec once with its seats."""
+    """The page's head (the stylesheet inside it, the CSS's tokens) is one line after the doctype;
+    each run of "Runs and how to reproduce them" is one line whose players list each spec once with
+    its seats."""
     text, data, _ = kout_report
     lines = text.splitlines()
+    assert lines[0] == "<!DOCTYPE html>"
+    assert lines[1].startswith('<html lang="en"><head>') and lines[1].endswith("</head><body>")
     style = [line for line in lines if "<style>" in line or "</style>" in line]
     assert len(style) == 1 and f"<style>{STYLE}</style>" in style[0]
     assert STYLE.split() == CSS.split() and "\n" not in STYLE
