@@ -30,16 +30,13 @@ import numpy as np
 
 from kout_sim.drivers.loop import (
     ALL,
-    NO_SEARCHES,
     Context,
     Lanes,
-    context,
     deal_alone,
-    new_lanes,
     play_hand,
     seed_lanes,
 )
-from kout_sim.drivers.play import new_rows
+from kout_sim.drivers.play import lanes, line_up, new_rows
 from kout_sim.engine._jit import _NO_NRT, copy_into
 from kout_sim.engine.game import apply_action, legal_mask, record_hand
 from kout_sim.engine.layout import (
@@ -58,48 +55,23 @@ from kout_sim.engine.layout import (
     S_TO_ACT,
     S_TRICK,
 )
-from kout_sim.engine.tables import tables_of
 from kout_sim.engine.trick import trick_winner_idx
 from kout_sim.players.kinds import NO_SEARCH
 from kout_sim.players.policy import choose_random
 from kout_sim.rules import get_rules
-from kout_sim.sim.batch import lineup_of
+from kout_sim.sim.batch import setup_of
 
 STAGES = ("seed", "deal", "auction", "play", "row (reused)", "row (batch buffer)")
 # Compiled in each run, not cached: numba's cache would key these on this file alone, while they
 # inline the engine's kernels (an edit of the engine would leave a stale profile).
 jit = numba.njit(nogil=True, forceinline=True, **_NO_NRT)
-jit_entry = numba.njit(nogil=True, _noalias=True)
+jit_entry_free = numba.njit(nogil=True, _noalias=True, **_NO_NRT)
 
 KERNELS = ("copy", "legal_mask", "choose_random", "apply_action", "trick_winner", "record_hand")
 
 
-@jit_entry
+@jit_entry_free
 def profile_entry(
-    P: np.ndarray,
-    STR: np.ndarray,
-    kinds: np.ndarray,
-    params: np.ndarray,
-    seed: int,
-    out: np.ndarray,
-    snaps: np.ndarray,
-    cards: np.ndarray,
-    masks: np.ndarray,
-    finals: np.ndarray,
-    reps: int,
-    stage: int,
-) -> int:
-    """Stage ``stage`` (0-5: :data:`STAGES` over ``len(out)`` hands; 10: fill the snapshots;
-    11-16: :data:`KERNELS` over the snapshots ``reps`` times). Returns a checksum (or a count)."""
-    ctx = context(P, STR, kinds, params, NO_SEARCHES)
-    w = new_lanes(P)
-    no_trace = np.empty(0, dtype=np.int64)
-    no_packed = np.empty(0, dtype=np.int32)
-    return _stage(ctx, w, seed, out, snaps, cards, masks, finals, reps, stage, no_trace, no_packed)
-
-
-@jit
-def _stage(
     ctx: Context,
     w: Lanes,
     seed: int,
@@ -110,12 +82,15 @@ def _stage(
     finals: np.ndarray,
     reps: int,
     stage: int,
-    no_trace: np.ndarray,
-    no_packed: np.ndarray,
 ) -> int:
-    """The loops of :func:`profile_entry`, without numba's reference counts (as the drivers'
-    loops: an array passed between kernels inlined into a reference-counting function costs an
-    atomic increment and decrement)."""
+    """Stage ``stage`` (0-5: :data:`STAGES` over ``len(out)`` hands; 10: fill the snapshots;
+    11-16: :data:`KERNELS` over the snapshots ``reps`` times). Returns a checksum (or a count).
+
+    ``ctx`` and ``w`` are built in Python (:func:`kout_sim.drivers.play.line_up`, ``lanes``), so
+    the loops run without numba's reference counts, as the drivers' entry points do (an array
+    passed between kernels inlined into a reference-counting function costs an atomic increment
+    and decrement)."""
+    no_trace, no_packed = w.no_trace, w.no_packed
     family = FAMILY_KOUT
     P, STR = ctx.P, ctx.STR
     S = w.S
@@ -170,6 +145,7 @@ def _stage(
         return i
     row = out[0]
     k = stage - 11
+    seed_lanes(w, seed, 0)  # choose_random draws from the play lane: a seeded one, never zeros
     for _ in range(reps):
         if k == 5:
             for j in range(finals.shape[0]):
@@ -217,9 +193,7 @@ def stage_runner(
     rules = get_rules(preset, options or None)
     if not rules.is_kout:
         raise SystemExit("profile_kernels.py profiles the Kout family")
-    P, STR = tables_of(rules)
-    lineup = lineup_of(rules, "random")
-    kinds, params = lineup.kinds, lineup.params(rules.family)
+    setup = setup_of(rules, "random")
     out = new_rows(hands)
     snaps = np.zeros((N_SNAPS, S_SIZE), dtype=np.int64)
     cards = np.zeros(N_SNAPS, dtype=np.int64)
@@ -228,11 +202,8 @@ def stage_runner(
     assert out.shape[1] == R_SIZE
 
     def run(stage: int, reps: int = 1) -> int:
-        return int(
-            profile_entry(
-                P, STR, kinds, params, seed, out, snaps, cards, masks, finals, reps, stage
-            )
-        )
+        ctx, w = line_up(setup), lanes(setup.P)
+        return int(profile_entry(ctx, w, seed, out, snaps, cards, masks, finals, reps, stage))
 
     return run, out
 
